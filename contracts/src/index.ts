@@ -1,0 +1,3 @@
+export * from './constants.ts';
+export * from './api.ts';
+export * from './routes.ts';

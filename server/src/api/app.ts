@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Container } from '../container.ts';
+import { AppError } from './errors.ts';
+import { healthRoutes } from './routes/health.routes.ts';
+import { helmetOptions, registerCrossSiteProtection } from './security.ts';
+import { registerWebApp } from './web-app.ts';
+
+const defaultWebDist = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+/** Every upload arrives as base64 JSON: 10 MB of bytes is about 14 MB of text, plus the envelope. */
+export const BODY_LIMIT_BYTES = 14 * 1024 * 1024 + 64 * 1024;
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(container: Container, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = container;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    // Trust exactly the configured number of proxy hops, so a client cannot forge its address.
+    trustProxy: config.TRUST_PROXY > 0 ? (_address: string, hop: number) => hop < config.TRUST_PROXY : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+  });
+
+  await app.register(fastifyHelmet, helmetOptions(config.secureCookies));
+  await app.register(fastifyCompress, { threshold: 1024 });
+  registerCrossSiteProtection(app, config.publicOrigin);
+
+  // API answers are per user and per moment: never cached by browsers or proxies.
+  app.addHook('onSend', async (req, reply) => {
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+  });
+
+  app.setErrorHandler((error, req, reply) => {
+    if (error instanceof AppError) {
+      return reply.code(error.statusCode).send({ message: error.message, error: error.code, details: error.details });
+    }
+    const status = typeof (error as { statusCode?: unknown }).statusCode === 'number' ? (error as { statusCode: number }).statusCode : 500;
+    if (status >= 500) {
+      req.log.error({ err: error }, 'request failed');
+      return reply.code(500).send({ message: 'Internal server error' });
+    }
+    // Fastify's own 4xx (malformed JSON, body too large, bad content type) carry safe messages.
+    return reply.code(status).send({ message: (error as Error).message, error: (error as { code?: string }).code });
+  });
+
+  healthRoutes(app, container);
+
+  const sendShell = await registerWebApp(app, path.resolve(config.WEB_DIST_DIR ?? defaultWebDist), config.CONTACT_EMAIL);
+
+  app.setNotFoundHandler((req, reply) => {
+    const pathname = req.url.split('?')[0] ?? '/';
+    if (pathname.startsWith('/api/') || pathname === '/api' || !sendShell || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return reply.code(404).send({ message: 'Not found' });
+    }
+    return sendShell(reply, pathname);
+  });
+
+  app.addHook('onClose', async () => {
+    await container.database.close();
+  });
+  return app;
+}

@@ -1,0 +1,74 @@
+import type { FastifyHelmetOptions } from '@fastify/helmet';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ForbiddenError, AppError } from './errors.ts';
+
+/**
+ * Content-Security-Policy: exactly what the product loads. Everything is served from this
+ * origin (self-hosted font, bundled scripts, local images). The PayPal checkout issue adds
+ * PayPal's hosts to PAYMENT_PROVIDER_SOURCES and nothing else changes.
+ */
+const PAYMENT_PROVIDER_SOURCES: string[] = [];
+
+export function helmetOptions(secure: boolean): FastifyHelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        scriptSrc: ["'self'", ...PAYMENT_PROVIDER_SOURCES],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'", ...PAYMENT_PROVIDER_SOURCES],
+        imgSrc: ["'self'", 'data:', 'blob:', ...PAYMENT_PROVIDER_SOURCES],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", ...PAYMENT_PROVIDER_SOURCES],
+        frameSrc: PAYMENT_PROVIDER_SOURCES.length ? PAYMENT_PROVIDER_SOURCES : ["'none'"],
+        manifestSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        ...(secure ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // PayPal's approval opens a popup; same-origin would cut it off from this page.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    // HSTS only means something over HTTPS; on http://localhost it would only confuse browsers.
+    strictTransportSecurity: secure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cross-site protection for state-changing /api routes: the request must come from this
+ * origin, and a body, when present, must be JSON. Routes signed or protected otherwise
+ * (PayPal's webhook, the OIDC callback, development stand-ins) opt out with
+ * `config: { crossSiteExempt: true }`.
+ */
+export function registerCrossSiteProtection(app: FastifyInstance, publicOrigin: string): void {
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    if (SAFE_METHODS.has(req.method) || !req.url.startsWith('/api/')) return;
+    if (req.routeOptions.config?.crossSiteExempt) return;
+    const origin = req.headers.origin;
+    const fetchSite = req.headers['sec-fetch-site'];
+    const sameOrigin = origin ? origin === publicOrigin : fetchSite === 'same-origin';
+    if (!sameOrigin || (fetchSite !== undefined && fetchSite !== 'same-origin')) {
+      req.log.warn({ event: 'security.cross_site_refused', origin, fetchSite, url: req.url }, 'cross-site request refused');
+      throw new ForbiddenError('Cross-site request refused');
+    }
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (hasBody && contentType !== 'application/json') {
+      throw new AppError(415, 'Request body must be application/json', 'UNSUPPORTED_MEDIA_TYPE');
+    }
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    crossSiteExempt?: boolean;
+  }
+}
