@@ -1,3 +1,6 @@
 export * from './constants.ts';
 export * from './api.ts';
 export * from './routes.ts';
+export * from './auth.ts';
+export * from './users.ts';
+export * from './credits.ts';

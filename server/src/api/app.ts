@@ -1,12 +1,18 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Container } from '../container.ts';
 import { AppError } from './errors.ts';
+import { authRoutes } from './routes/auth.routes.ts';
+import { creditsRoutes } from './routes/credits.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { usersRoutes } from './routes/users.routes.ts';
 import { helmetOptions, registerCrossSiteProtection } from './security.ts';
+import { registerSessions, sessionCookies } from './session.ts';
 import { registerWebApp } from './web-app.ts';
 
 const defaultWebDist = fileURLToPath(new URL('../../../web/dist', import.meta.url));
@@ -30,6 +36,10 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   await app.register(fastifyHelmet, helmetOptions(config.secureCookies));
   await app.register(fastifyCompress, { threshold: 1024 });
   registerCrossSiteProtection(app, config.publicOrigin);
+  await app.register(fastifyCookie);
+  // No global limit: routes opt in (the sign-in routes answer a limit with a redirect).
+  await app.register(fastifyRateLimit, { global: false });
+  registerSessions(app, container.auth, sessionCookies(config));
 
   // API answers are per user and per moment: never cached by browsers or proxies.
   app.addHook('onSend', async (req, reply) => {
@@ -50,6 +60,10 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   });
 
   healthRoutes(app, container);
+  authRoutes(app, container);
+  usersRoutes(app, container);
+  creditsRoutes(app, container);
+  if (container.devIssuer) await container.devIssuer.mount(app);
 
   const sendShell = await registerWebApp(app, path.resolve(config.WEB_DIST_DIR ?? defaultWebDist), config.CONTACT_EMAIL);
 

@@ -22,6 +22,9 @@ export function helmetOptions(secure: boolean): FastifyHelmetOptions {
         scriptSrc: ["'self'", ...PAYMENT_PROVIDER_SOURCES],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'", ...PAYMENT_PROVIDER_SOURCES],
+        // React and Radix position things (slider handle, popovers) with style attributes; a style
+        // attribute cannot run script, and prerendered pages carry them in their HTML.
+        styleSrcAttr: ["'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...PAYMENT_PROVIDER_SOURCES],
         fontSrc: ["'self'"],
         connectSrc: ["'self'", ...PAYMENT_PROVIDER_SOURCES],

@@ -1,0 +1,47 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { chromiumArgs, chromiumPath } from './chromium.ts';
+
+export const baseUrl = (): string => inject('baseUrl');
+export const hasBrowser = (): boolean => inject('browserAvailable');
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+}
+
+export async function newContext(browser: Browser, options: { mobile?: boolean } = {}): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL: baseUrl(),
+    viewport: options.mobile ? { width: 375, height: 740 } : { width: 1280, height: 800 },
+    hasTouch: options.mobile ?? false,
+    isMobile: options.mobile ?? false,
+  });
+}
+
+/** Collects console errors and CSP violations, which must never happen on our pages. */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/status of 401/.test(msg.text())) errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+/** WCAG 2.1 A and AA violations on the current page. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+const screenshotDir = fileURLToPath(new URL('../screenshots', import.meta.url));
+
+/** Screenshots land in e2e/screenshots/ (ignored by git) for a person to look at. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  await mkdir(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage });
+}

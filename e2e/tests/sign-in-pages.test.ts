@@ -1,0 +1,120 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hasBrowser, launchBrowser, newContext, screenshot } from '../support/browser.ts';
+
+describe.skipIf(!hasBrowser())('login and signup', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    await context?.close();
+    context = await newContext(browser);
+    page = await context.newPage();
+  });
+
+  const cases: Array<[query: string, message: string]> = [
+    ['error=OAuthSignin', 'There was an error signing in with Google. Please try again.'],
+    ['error=OAuthCallback', 'Authentication failed. Please try signing in again.'],
+    ['error=OAuthAccountNotLinked', 'This email is already associated with another account. Please use a different sign-in method.'],
+    ['error=OAUTH_REQUIRED', 'This account uses Google sign-in. Please use the "Sign in with Google" button.'],
+    ['error=SomethingNew', 'An unexpected error occurred'],
+    ['error=Callback&message=Your%20link%20expired', 'Your link expired'],
+  ];
+
+  for (const [query, message] of cases) {
+    it(`/login?${query} shows '${message}' and cleans the address`, async () => {
+      await page.goto(`/login?${query}`);
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.innerText()).toBe(message);
+      await expect.poll(() => new URL(page.url()).search).toBe('');
+      expect(new URL(page.url()).pathname).toBe('/login');
+    });
+  }
+
+  it('/signup shows the alert too and links to /login', async () => {
+    await page.goto('/signup?error=USER_EXISTS');
+    expect(await page.getByRole('alert').innerText()).toBe('An account with this email already exists. Please sign in instead.');
+    await screenshot(page, 'signup-with-error');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL('**/login');
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Welcome Back');
+  });
+
+  it('no alert without an error parameter', async () => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in with Google' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  it('keeps returnTo after cleaning the address, stores it on the server, then starts Google sign-in', async () => {
+    await page.goto('/login?returnTo=%2Fcheckout%2F89');
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    const stored = page.waitForRequest((r) => r.url().endsWith('/api/auth/store-return-url'));
+    const started = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/auth/google');
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    const request = await stored;
+    expect(request.method()).toBe('POST');
+    expect(request.headers()['content-type']).toBe('application/json');
+    expect(request.postDataJSON()).toEqual({ returnTo: '/checkout/89' });
+    await started;
+  });
+
+  it('choosing a plan while signed out remembers it and goes to login with a return path to checkout', async () => {
+    await page.goto('/pricing');
+    const nav = page.waitForURL((url) => url.pathname === '/login');
+    const stored = page.waitForRequest((r) => r.url().endsWith('/api/auth/store-return-url'));
+    await page.getByRole('button', { name: 'Choose Professional' }).click();
+    await nav;
+    expect(await page.evaluate(() => localStorage.getItem('roomstager.intendedPlan'))).toBe('89');
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    expect((await stored).postDataJSON()).toEqual({ returnTo: '/checkout/89' });
+  });
+});
+
+describe.skipIf(!hasBrowser())('small screens', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('the landing page menu collapses at 375 px and mirrors the top bar', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    await page.goto('/');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => page.getByRole('navigation', { name: 'Mobile' }).count()).toBe(0);
+    await toggle.click();
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    await menu.waitFor();
+    expect(await menu.innerText()).toMatch(/Features[\s\S]*Demo[\s\S]*Pricing[\s\S]*Sign In[\s\S]*Get Started/);
+    await screenshot(page, 'mobile-menu');
+    await menu.getByRole('link', { name: 'Pricing' }).click();
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    await context.close();
+  });
+
+  it('every public page fits 375 px without sideways scrolling', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    for (const path of ['/', '/login', '/signup', '/pricing', '/privacy-policy', '/terms-and-conditions']) {
+      await page.goto(path);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+    }
+    await screenshot(page, 'mobile-terms');
+    await context.close();
+  });
+});

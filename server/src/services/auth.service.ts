@@ -1,0 +1,210 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { DEFAULT_RETURN_TO, type SessionUser, type SignInErrorCode } from '@roomstager/contracts';
+import { eq, lt } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { sessions, signInAttempts, users } from '../db/schema.ts';
+import { OidcClient, OidcError } from '../integrations/google-oidc.ts';
+import { sanitizeReturnTo } from './return-to.ts';
+import { toSessionUser, type UsersService } from './users.service.ts';
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const SIGN_IN_TTL_MS = 10 * 60 * 1000;
+
+/** A sign-in that cannot finish; `code` goes to /login?error=, `reason` only to the log. */
+export class SignInError extends Error {
+  constructor(
+    readonly code: SignInErrorCode,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Sign-in failed (${code}): ${reason}`, options);
+    this.name = 'SignInError';
+  }
+}
+
+/** 256 random bits, base64url: the value of the session and sign-in cookies. */
+function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** What the database keeps instead of a token: a leaked table grants nothing. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+const wellFormed = (token: string | undefined): token is string => typeof token === 'string' && TOKEN_PATTERN.test(token);
+
+export interface CompletedSignIn {
+  user: SessionUser;
+  created: boolean;
+  sessionToken: string;
+  sessionExpiresAt: Date;
+  returnTo: string;
+}
+
+/**
+ * Sign-in (OpenID Connect authorization code + PKCE + state + nonce, the attempt stored
+ * server-side and bound to the browser by a cookie) and sessions (random token in a cookie,
+ * only its hash stored, a new one on every sign-in, 30 days).
+ */
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly users: UsersService,
+    private readonly oidc: OidcClient,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Keeps the path to land on after the coming sign-in. A refused value is ignored (the
+   * sign-in lands on /generate). Answers the new sign-in cookie token and the path in effect.
+   */
+  async storeReturnTo(previousToken: string | undefined, returnTo: unknown): Promise<{ token: string; returnTo: string }> {
+    const path = sanitizeReturnTo(returnTo);
+    const token = newToken();
+    await this.db.transaction(async (tx) => {
+      await tx.delete(signInAttempts).where(lt(signInAttempts.expiresAt, this.now()));
+      if (wellFormed(previousToken)) await tx.delete(signInAttempts).where(eq(signInAttempts.id, hashToken(previousToken)));
+      await tx.insert(signInAttempts).values({ id: hashToken(token), returnTo: path, expiresAt: this.expiry(SIGN_IN_TTL_MS) });
+    });
+    return { token, returnTo: path ?? DEFAULT_RETURN_TO };
+  }
+
+  /**
+   * Starts a sign-in: fresh state, nonce and PKCE verifier stored server-side (with the
+   * returnTo stored before, if any), and the provider's authorization URL.
+   */
+  async beginSignIn(previousToken: string | undefined): Promise<{ token: string; authorizationUrl: URL }> {
+    const checks = OidcClient.newAuthorizationChecks();
+    let authorizationUrl: URL;
+    try {
+      authorizationUrl = await this.oidc.authorizationUrl(checks);
+    } catch (err) {
+      throw new SignInError('OAuthSignin', 'identity provider discovery failed', { cause: err });
+    }
+    const token = newToken();
+    await this.db.transaction(async (tx) => {
+      let returnTo: string | null = null;
+      if (wellFormed(previousToken)) {
+        const [previous] = await tx
+          .delete(signInAttempts)
+          .where(eq(signInAttempts.id, hashToken(previousToken)))
+          .returning({ returnTo: signInAttempts.returnTo, expiresAt: signInAttempts.expiresAt });
+        if (previous && previous.expiresAt > this.now()) returnTo = sanitizeReturnTo(previous.returnTo);
+      }
+      await tx.delete(signInAttempts).where(lt(signInAttempts.expiresAt, this.now()));
+      await tx.insert(signInAttempts).values({
+        id: hashToken(token),
+        returnTo,
+        state: checks.state,
+        nonce: checks.nonce,
+        codeVerifier: checks.codeVerifier,
+        expiresAt: this.expiry(SIGN_IN_TTL_MS),
+      });
+    });
+    return { token, authorizationUrl };
+  }
+
+  /**
+   * Finishes a sign-in from the callback's query string: consumes the attempt (single use),
+   * redeems the code, requires a verified e-mail, finds or creates the account and starts a
+   * new session, ending the one the browser presented (no fixation).
+   */
+  async completeSignIn(input: {
+    attemptToken: string | undefined;
+    search: string;
+    previousSessionToken: string | undefined;
+  }): Promise<CompletedSignIn> {
+    if (!wellFormed(input.attemptToken)) throw new SignInError('OAuthCallback', 'no sign-in in progress in this browser');
+    const [attempt] = await this.db
+      .delete(signInAttempts)
+      .where(eq(signInAttempts.id, hashToken(input.attemptToken)))
+      .returning();
+    if (!attempt || !attempt.state || !attempt.nonce || !attempt.codeVerifier) {
+      throw new SignInError('OAuthCallback', 'unknown or already used sign-in attempt');
+    }
+    if (attempt.expiresAt <= this.now()) throw new SignInError('OAuthCallback', 'sign-in attempt expired');
+
+    const providerError = new URLSearchParams(input.search).get('error');
+    if (providerError) throw new SignInError('OAuthCallback', `provider answered ${providerError.slice(0, 100)}`);
+
+    let identity;
+    try {
+      identity = await this.oidc.redeem(input.search, {
+        state: attempt.state,
+        nonce: attempt.nonce,
+        codeVerifier: attempt.codeVerifier,
+      });
+    } catch (err) {
+      const reason = err instanceof OidcError ? err.reason : 'authorization response refused';
+      throw new SignInError('OAuthCallback', reason, { cause: err });
+    }
+    if (!identity.email) throw new SignInError('OAuthCallback', 'the identity provider sent no e-mail address');
+    if (!identity.emailVerified) throw new SignInError('OAuthCallback', 'e-mail address not verified');
+
+    let account: { user: SessionUser; created: boolean };
+    try {
+      account = await this.users.findOrCreateBySubject({
+        subject: identity.subject,
+        email: identity.email,
+        name: identity.name,
+      });
+    } catch (err) {
+      throw new SignInError('OAuthCreateAccount', 'account could not be found or created', { cause: err });
+    }
+
+    let session: { token: string; expiresAt: Date };
+    try {
+      session = await this.createSession(account.user.id, input.previousSessionToken);
+    } catch (err) {
+      throw new SignInError('Callback', 'session could not be created', { cause: err });
+    }
+    return {
+      ...account,
+      sessionToken: session.token,
+      sessionExpiresAt: session.expiresAt,
+      returnTo: sanitizeReturnTo(attempt.returnTo) ?? DEFAULT_RETURN_TO,
+    };
+  }
+
+  /** A new session for the user; the session the browser presented (if any) ends. */
+  async createSession(userId: string, previousToken?: string): Promise<{ token: string; expiresAt: Date }> {
+    const token = newToken();
+    const expiresAt = this.expiry(SESSION_TTL_MS);
+    await this.db.transaction(async (tx) => {
+      if (wellFormed(previousToken)) await tx.delete(sessions).where(eq(sessions.id, hashToken(previousToken)));
+      await tx.delete(sessions).where(lt(sessions.expiresAt, this.now()));
+      await tx.insert(sessions).values({ id: hashToken(token), userId, expiresAt });
+    });
+    return { token, expiresAt };
+  }
+
+  /** The user of a session token, or null when it is unknown, malformed or expired. */
+  async resolveSession(token: string | undefined): Promise<SessionUser | null> {
+    if (!wellFormed(token)) return null;
+    const id = hashToken(token);
+    const [row] = await this.db
+      .select({ user: users, expiresAt: sessions.expiresAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.id, id));
+    if (!row) return null;
+    if (row.expiresAt <= this.now()) {
+      await this.db.delete(sessions).where(eq(sessions.id, id));
+      return null;
+    }
+    return toSessionUser(row.user);
+  }
+
+  /** Ends a session server-side; unknown tokens are ignored. */
+  async endSession(token: string | undefined): Promise<void> {
+    if (!wellFormed(token)) return;
+    await this.db.delete(sessions).where(eq(sessions.id, hashToken(token)));
+  }
+
+  private expiry(ttlMs: number): Date {
+    return new Date(this.now().getTime() + ttlMs);
+  }
+}

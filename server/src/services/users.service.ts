@@ -1,0 +1,107 @@
+import {
+  FREE_TRIAL_CREDITS,
+  FREE_TRIAL_DESCRIPTION,
+  USERNAME_MAX_LENGTH,
+  type SessionUser,
+  type UpdateProfileRequest,
+  type UserStats,
+} from '@roomstager/contracts';
+import { eq } from 'drizzle-orm';
+import { NotFoundError } from '../api/errors.ts';
+import type { Db, Executor } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import type { CreditsService } from './credits.service.ts';
+
+type UserRow = typeof users.$inferSelect;
+
+export function toSessionUser(row: Pick<UserRow, 'id' | 'username' | 'email' | 'credits' | 'createdAt'>): SessionUser {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    credits: row.credits,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** A username for a new account: the provider's name, else the e-mail's local part. */
+export function initialUsername(name: string | undefined, email: string): string {
+  const clean = (s: string) => s.replace(CONTROL_CHARACTERS, '').trim().slice(0, USERNAME_MAX_LENGTH).trim();
+  return clean(name ?? '') || clean(email.split('@')[0] ?? '') || 'User';
+}
+
+export interface ExternalIdentity {
+  subject: string;
+  email: string;
+  name: string | undefined;
+}
+
+export class UsersService {
+  constructor(
+    private readonly db: Db,
+    private readonly credits: CreditsService,
+  ) {}
+
+  async findById(id: string, executor: Executor = this.db): Promise<SessionUser | null> {
+    const [row] = await executor.select().from(users).where(eq(users.id, id));
+    return row ? toSessionUser(row) : null;
+  }
+
+  /**
+   * The account of a provider subject, created on first sign-in with the free trial credits
+   * granted in the same transaction (one `grant` ledger row). Accounts are keyed on the
+   * subject, never on the e-mail address. Safe under concurrent first sign-ins.
+   */
+  async findOrCreateBySubject(identity: ExternalIdentity): Promise<{ user: SessionUser; created: boolean }> {
+    const existing = await this.db.select().from(users).where(eq(users.googleSub, identity.subject));
+    if (existing[0]) return { user: toSessionUser(existing[0]), created: false };
+
+    return this.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(users)
+        .values({
+          googleSub: identity.subject,
+          email: identity.email,
+          username: initialUsername(identity.name, identity.email),
+          credits: 0,
+        })
+        .onConflictDoNothing({ target: users.googleSub })
+        .returning();
+      if (!inserted) {
+        // Another request created it between our read and our insert.
+        const [row] = await tx.select().from(users).where(eq(users.googleSub, identity.subject));
+        if (!row) throw new Error('User vanished during sign-in');
+        return { user: toSessionUser(row), created: false };
+      }
+      const { balance } = await this.credits.grant(tx, inserted.id, FREE_TRIAL_CREDITS, FREE_TRIAL_DESCRIPTION);
+      return { user: toSessionUser({ ...inserted, credits: balance }), created: true };
+    });
+  }
+
+  /** Applies a validated profile change; answers the updated user. */
+  async updateProfile(userId: string, change: UpdateProfileRequest): Promise<SessionUser> {
+    const set: Partial<Pick<UserRow, 'username' | 'email'>> = {};
+    if (change.username !== undefined) set.username = change.username;
+    if (change.email !== undefined) set.email = change.email;
+    if (Object.keys(set).length === 0) {
+      const user = await this.findById(userId);
+      if (!user) throw new NotFoundError('User not found');
+      return user;
+    }
+    const [row] = await this.db.update(users).set(set).where(eq(users.id, userId)).returning();
+    if (!row) throw new NotFoundError('User not found');
+    return toSessionUser(row);
+  }
+
+  /**
+   * Images generated, credits purchased, money spent (cents). Jobs and payments arrive with
+   * later issues; until then they count zero.
+   */
+  async stats(userId: string): Promise<UserStats> {
+    const totalCredits = await this.credits.totalPurchased(userId);
+    return { totalJobs: 0, totalCredits, totalSpent: 0 };
+  }
+}

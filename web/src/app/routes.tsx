@@ -1,0 +1,45 @@
+import { lazy, Suspense } from 'react';
+import { Route, Routes } from 'react-router';
+import { NotFoundPage } from './not-found-page.tsx';
+
+/** Each screen is its own chunk, so the landing page ships only what it shows. */
+const LandingPage = lazy(() => import('../features/landing/landing-page.tsx'));
+const LoginPage = lazy(() => import('../features/auth/sign-in-page.tsx').then((m) => ({ default: m.LoginPage })));
+const SignupPage = lazy(() => import('../features/auth/sign-in-page.tsx').then((m) => ({ default: m.SignupPage })));
+const PricingPage = lazy(() => import('../features/pricing/pricing-page.tsx').then((m) => ({ default: m.PricingPage })));
+const PrivacyPolicyPage = lazy(() => import('../features/legal/legal-page.tsx').then((m) => ({ default: m.PrivacyPolicyPage })));
+const TermsPage = lazy(() => import('../features/legal/legal-page.tsx').then((m) => ({ default: m.TermsPage })));
+
+/** Source module of each prerendered route, so the prerender step can preload its chunk. */
+export const ROUTE_MODULES: Record<string, string> = {
+  '/': 'src/features/landing/landing-page.tsx',
+  '/login': 'src/features/auth/sign-in-page.tsx',
+  '/signup': 'src/features/auth/sign-in-page.tsx',
+  '/pricing': 'src/features/pricing/pricing-page.tsx',
+  '/privacy-policy': 'src/features/legal/legal-page.tsx',
+  '/terms-and-conditions': 'src/features/legal/legal-page.tsx',
+};
+
+function PageFallback() {
+  return (
+    <div className="flex min-h-screen items-center justify-center" role="status" aria-label="Loading">
+      <div className="size-8 animate-spin rounded-full border-4 border-stone-200 border-t-accent-700" />
+    </div>
+  );
+}
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<PageFallback />}>
+      <Routes>
+        <Route path="/" element={<LandingPage />} />
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/signup" element={<SignupPage />} />
+        <Route path="/pricing" element={<PricingPage />} />
+        <Route path="/privacy-policy" element={<PrivacyPolicyPage />} />
+        <Route path="/terms-and-conditions" element={<TermsPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
+  );
+}

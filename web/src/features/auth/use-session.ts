@@ -1,0 +1,31 @@
+import { useQuery } from '@tanstack/react-query';
+
+export interface SessionUser {
+  id: string;
+  username: string;
+  email: string;
+  credits: number;
+  createdAt: string;
+}
+
+export const SESSION_QUERY_KEY = ['/api/auth/me'] as const;
+
+/** Spec section 7: 401 is no user; any other failure is 'status: statusText'. */
+async function fetchSession({ signal }: { signal: AbortSignal }): Promise<SessionUser | null> {
+  const res = await fetch('/api/auth/me', { credentials: 'include', signal });
+  if (res.status === 401) return null;
+  if (!res.ok) throw new Error(`${res.status}: ${res.statusText}`);
+  const body = (await res.json()) as { user: SessionUser };
+  return body.user;
+}
+
+export function useSession() {
+  return useQuery({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: fetchSession,
+    staleTime: 5 * 60 * 1000,
+    gcTime: 10 * 60 * 1000,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+}
