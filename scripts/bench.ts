@@ -1,0 +1,106 @@
+// `npm run bench`: prints figures (bundle sizes, Lighthouse scores, API throughput); asserts nothing.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromiumArgs, chromiumPath } from '../e2e/support/chromium.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = path.join(root, 'web/dist');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** JavaScript and CSS the landing page loads before it is interactive: entry, preloads, styles. */
+async function landingBytes(): Promise<{ js: number; css: number; files: string[] }> {
+  const html = await readFile(path.join(dist, 'index.html'), 'utf8');
+  const refs = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1] as string);
+  let js = 0;
+  let css = 0;
+  for (const ref of refs) {
+    const size = gzipSync(await readFile(path.join(dist, ref)), { level: 9 }).length;
+    if (ref.endsWith('.js')) js += size;
+    else css += size;
+  }
+  return { js, css, files: refs };
+}
+
+async function startServer(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'roomstager-bench-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/api/server.ts'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child, dataDir };
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('server did not start');
+}
+
+async function lighthouseScores(url: string): Promise<Record<string, number>> {
+  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags: chromiumArgs });
+  try {
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+    const categories = result?.lhr.categories ?? {};
+    return Object.fromEntries(Object.entries(categories).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]));
+  } finally {
+    await chrome.kill();
+  }
+}
+
+async function healthThroughput(url: string): Promise<{ rps: number; p99: number }> {
+  const bin = path.join(root, 'node_modules/.bin/autocannon');
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(bin, ['-j', '-c', '20', '-d', '10', `${url}/api/health`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let data = '';
+    child.stdout.on('data', (d: Buffer) => (data += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(data) : reject(new Error(`autocannon exited ${code}`))));
+  });
+  const json = JSON.parse(out) as { requests: { average: number }; latency: { p99: number } };
+  return { rps: Math.round(json.requests.average), p99: json.latency.p99 };
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+const bytes = await landingBytes();
+console.log(`landing page initial JavaScript: ${kb(bytes.js)} gzip (target <= 120 KB)`);
+console.log(`landing page initial CSS:        ${kb(bytes.css)} gzip`);
+
+const { url, child, dataDir } = await startServer();
+try {
+  if (existsSync(chromiumPath)) {
+    const scores = await lighthouseScores(`${url}/`);
+    console.log(
+      `Lighthouse / (mobile): performance ${scores.performance}, accessibility ${scores.accessibility}, best practices ${scores['best-practices']}, SEO ${scores.seo} (targets 95 / 100 / 95 / 100)`,
+    );
+  } else {
+    console.log(`Lighthouse skipped: no Chromium at ${chromiumPath}`);
+  }
+  const health = await healthThroughput(url);
+  console.log(`GET /api/health: ${health.rps} requests/s, p99 ${health.p99} ms (20 connections, 10 s)`);
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  await rm(dataDir, { recursive: true, force: true });
+}
