@@ -26,7 +26,7 @@ export async function newContext(browser: Browser, options: { mobile?: boolean }
 export function watchPageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/status of 401/.test(msg.text())) errors.push(msg.text());
+    if (msg.type() === 'error' && !/status of 401/.test(msg.text())) errors.push(`${msg.text()} at ${msg.location().url}`);
   });
   page.on('pageerror', (err) => errors.push(err.message));
   return errors;
@@ -45,3 +45,6 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   await mkdir(screenshotDir, { recursive: true });
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage });
 }
+
+/** The visible toast with this text (Radix also renders an off-screen copy for screen readers). */
+export const toastWith = (page: Page, text: string) => page.locator('li.toast').filter({ hasText: text });

@@ -357,6 +357,7 @@ ${hidden}
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="robots" content="noindex">
   <title>Development sign-in · RoomStager</title>
+  <link rel="icon" href="/favicon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="${escapeHtml(`${this.basePath}/style.css`)}">
 </head>
 <body>

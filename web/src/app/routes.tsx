@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { NotFoundPage } from './not-found-page.tsx';
 
@@ -9,6 +9,12 @@ const SignupPage = lazy(() => import('../features/auth/sign-in-page.tsx').then((
 const PricingPage = lazy(() => import('../features/pricing/pricing-page.tsx').then((m) => ({ default: m.PricingPage })));
 const PrivacyPolicyPage = lazy(() => import('../features/legal/legal-page.tsx').then((m) => ({ default: m.PrivacyPolicyPage })));
 const TermsPage = lazy(() => import('../features/legal/legal-page.tsx').then((m) => ({ default: m.TermsPage })));
+const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
+const GeneratePage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.GeneratePage })));
+const GalleryPage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.GalleryPage })));
+const CreditsPage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.CreditsPage })));
+const CheckoutPage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.CheckoutPage })));
+const SignedInLayout = lazy(() => import('../components/layout/signed-in-layout.tsx').then((m) => ({ default: m.SignedInLayout })));
 
 /** Source module of each prerendered route, so the prerender step can preload its chunk. */
 export const ROUTE_MODULES: Record<string, string> = {
@@ -28,6 +34,8 @@ function PageFallback() {
   );
 }
 
+const signedIn = (page: ReactNode) => <SignedInLayout>{page}</SignedInLayout>;
+
 export function AppRoutes() {
   return (
     <Suspense fallback={<PageFallback />}>
@@ -38,6 +46,11 @@ export function AppRoutes() {
         <Route path="/pricing" element={<PricingPage />} />
         <Route path="/privacy-policy" element={<PrivacyPolicyPage />} />
         <Route path="/terms-and-conditions" element={<TermsPage />} />
+        <Route path="/generate" element={signedIn(<GeneratePage />)} />
+        <Route path="/gallery" element={signedIn(<GalleryPage />)} />
+        <Route path="/credits" element={signedIn(<CreditsPage />)} />
+        <Route path="/profile" element={signedIn(<ProfilePage />)} />
+        <Route path="/checkout/:amount" element={signedIn(<CheckoutPage />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </Suspense>

@@ -1,12 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import type { MeResponse, SessionUser } from '@roomstager/contracts';
 
-export interface SessionUser {
-  id: string;
-  username: string;
-  email: string;
-  credits: number;
-  createdAt: string;
-}
+export type { SessionUser };
 
 export const SESSION_QUERY_KEY = ['/api/auth/me'] as const;
 
@@ -15,7 +10,7 @@ async function fetchSession({ signal }: { signal: AbortSignal }): Promise<Sessio
   const res = await fetch('/api/auth/me', { credentials: 'include', signal });
   if (res.status === 401) return null;
   if (!res.ok) throw new Error(`${res.status}: ${res.statusText}`);
-  const body = (await res.json()) as { user: SessionUser };
+  const body = (await res.json()) as MeResponse;
   return body.user;
 }
 

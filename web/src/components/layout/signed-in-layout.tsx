@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react';
+import { RequireAuth } from '../../features/auth/require-auth.tsx';
+import { useSession } from '../../features/auth/use-session.ts';
+import { AppHeader } from './app-header.tsx';
+
+function Shell({ children }: { children: ReactNode }) {
+  const { data: user } = useSession();
+  return (
+    <>
+      {user && <AppHeader user={user} />}
+      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">{children}</main>
+    </>
+  );
+}
+
+/** Every signed-in screen: the session check, the signed-in top bar, the page. */
+export function SignedInLayout({ children }: { children: ReactNode }) {
+  return (
+    <RequireAuth>
+      <Shell>{children}</Shell>
+    </RequireAuth>
+  );
+}

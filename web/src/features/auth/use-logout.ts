@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { toast } from '../../components/ui/use-toast.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+import { SESSION_QUERY_KEY } from './use-session.ts';
+
+/**
+ * Set while a logout leaves a protected page: the router's navigation is a transition (and may
+ * wait for the landing chunk), so the page's guard can see the cleared session first and must not
+ * answer it with 'Authentication Required' and a trip to /login.
+ */
+export const logoutState = { leaving: false };
+
+/** Spec section 4: success or failure, the session cache is cleared and the browser goes to /. */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: async () => (await apiRequest('POST', '/api/auth/logout')).json() as Promise<unknown>,
+    onSuccess: () => {
+      toast({ title: 'Logged out', description: 'You have been successfully logged out.' });
+    },
+    onError: (error) => {
+      toast({ title: 'Logout failed', description: error.message, variant: 'destructive' });
+    },
+    onSettled: () => {
+      logoutState.leaving = true;
+      navigate('/');
+      queryClient.setQueryData(SESSION_QUERY_KEY, null);
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
+    },
+  });
+}
