@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { CREDIT_PACKS, isAppRoute, packByPrice } from '../src/index.ts';
+
+describe('app routes', () => {
+  it('knows every screen of the spec', () => {
+    for (const path of ['/', '/login', '/signup', '/pricing', '/privacy-policy', '/terms-and-conditions', '/generate', '/gallery', '/credits', '/profile', '/checkout/89', '/pricing/']) {
+      expect(isAppRoute(path), path).toBe(true);
+    }
+  });
+  it('treats anything else as not found', () => {
+    for (const path of ['/nope', '/checkout', '/checkout/', '/checkout/1/2', '/generate/x', '/api/health']) {
+      expect(isAppRoute(path), path).toBe(false);
+    }
+  });
+});
+
+describe('credit packs', () => {
+  it('are the three packs of the spec', () => {
+    expect(CREDIT_PACKS.map((p) => [p.name, p.priceUsd, p.credits])).toEqual([
+      ['Starter', 19, 10],
+      ['Professional', 89, 50],
+      ['Enterprise', 399, 250],
+    ]);
+    expect(packByPrice(89)?.id).toBe('professional');
+    expect(packByPrice(15)).toBeUndefined();
+  });
+});

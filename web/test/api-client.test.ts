@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiRequest, navigation, throwIfResNotOk } from '../src/lib/api-client.ts';
+import { getQueryFn } from '../src/lib/query-client.ts';
+
+const respond = (status: number, body: string, statusText = 'Status') => new Response(body || null, { status, statusText });
+
+describe('throwIfResNotOk (spec section 8)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('passes OK answers', async () => {
+    await expect(throwIfResNotOk(respond(200, '{}'))).resolves.toBeUndefined();
+  });
+
+  it('throws the body message with its error and details', async () => {
+    const err = await throwIfResNotOk(respond(400, JSON.stringify({ message: 'Bad label', error: 'BAD', details: [1] }))).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ message: 'Bad label', status: 400, error: 'BAD', details: [1] });
+  });
+
+  it('uses status and status text when the body is not JSON', async () => {
+    const err = await throwIfResNotOk(respond(502, '<html>gateway</html>', 'Bad Gateway')).catch((e) => e);
+    expect(err.message).toBe('502 Bad Gateway');
+  });
+
+  it('parses the status text when the body is empty, and falls back to status and text', async () => {
+    const err = await throwIfResNotOk(respond(500, '', 'Internal Server Error')).catch((e) => e);
+    expect(err.message).toBe('500 Internal Server Error');
+  });
+
+  it('uses status and status text when the JSON body has no message', async () => {
+    const err = await throwIfResNotOk(respond(403, JSON.stringify({ error: 'X' }), 'Forbidden')).catch((e) => e);
+    expect(err).toMatchObject({ message: '403 Forbidden', error: 'X' });
+  });
+
+  it('follows redirectTo on a 401 and throws nothing', async () => {
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => undefined);
+    await expect(throwIfResNotOk(respond(401, JSON.stringify({ redirectTo: '/login' })))).resolves.toBeUndefined();
+    expect(assign).toHaveBeenCalledWith('/login');
+  });
+
+  it('throws on a 401 without redirectTo', async () => {
+    const err = await throwIfResNotOk(respond(401, JSON.stringify({ message: 'Not authenticated' }))).catch((e) => e);
+    expect(err.message).toBe('Not authenticated');
+  });
+});
+
+describe('apiRequest', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends credentials always, and JSON only with a payload', async () => {
+    const fetchMock = vi.fn(async () => respond(200, '{}'));
+    vi.stubGlobal('fetch', fetchMock);
+    await apiRequest('POST', '/api/auth/logout');
+    await apiRequest('PATCH', '/api/jobs/1', { userLabel: 'Kitchen' });
+    expect(fetchMock.mock.calls[0]).toEqual(['/api/auth/logout', { method: 'POST', headers: {}, body: undefined, credentials: 'include' }]);
+    expect(fetchMock.mock.calls[1]).toEqual([
+      '/api/jobs/1',
+      { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{"userLabel":"Kitchen"}', credentials: 'include' },
+    ]);
+  });
+});
+
+describe('default query function', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('joins the key with / and reads 401 as null', async () => {
+    const fetchMock = vi.fn(async () => respond(401, JSON.stringify({ message: 'no' })));
+    vi.stubGlobal('fetch', fetchMock);
+    const fn = getQueryFn<unknown>({ on401: 'returnNull' });
+    const signal = new AbortController().signal;
+    const result = await fn({ queryKey: ['/api/jobs', 'abc'], signal } as never);
+    expect(result).toBeNull();
+    expect(fetchMock).toHaveBeenCalledWith('/api/jobs/abc', { credentials: 'include', signal });
+  });
+});
