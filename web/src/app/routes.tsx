@@ -12,7 +12,7 @@ const TermsPage = lazy(() => import('../features/legal/legal-page.tsx').then((m)
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
 const GeneratePage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.GeneratePage })));
 const GalleryPage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.GalleryPage })));
-const CreditsPage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.CreditsPage })));
+const CreditsPage = lazy(() => import('../features/credits/credits-page.tsx'));
 const CheckoutPage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.CheckoutPage })));
 const SignedInLayout = lazy(() => import('../components/layout/signed-in-layout.tsx').then((m) => ({ default: m.SignedInLayout })));
 

@@ -6,6 +6,13 @@ export const PHOTOS = {
   'living-after': { width: 1049, height: 1400 },
   'dining-before': { width: 2250, height: 1500 },
   'hall-before': { width: 880, height: 1400 },
+  'dining-after': { width: 2250, height: 1500 },
+  'kitchen-after': { width: 2250, height: 1500 },
+  'bedroom-after': { width: 880, height: 1400 },
+  'style-modern': { width: 800, height: 600 },
+  'style-traditional': { width: 800, height: 600 },
+  'style-minimalist': { width: 800, height: 600 },
+  'style-luxury': { width: 800, height: 600 },
 } as const;
 
 export type PhotoName = keyof typeof PHOTOS;

@@ -58,7 +58,7 @@ export const DEMO_EXAMPLES: DemoExample[] = [
     description: 'A bare open-plan space becomes a place to gather, with the dining area defined and the walkways kept clear.',
     bullets: ['Table and chairs sized to the floor', 'Windows and doors left unobstructed', 'Warm, even lighting preserved'],
     before: 'dining-before',
-    after: 'dining-before',
+    after: 'dining-after',
   },
   {
     id: 'living',
@@ -75,8 +75,8 @@ export const DEMO_EXAMPLES: DemoExample[] = [
     title: 'Kitchen and breakfast nook',
     description: 'Bar stools, a small table and a few plants turn a plain kitchen into the heart of the home.',
     bullets: ['Stools at the counter where one is found', 'Bowls and greenery for life', 'Cabinets and fixtures kept as they are'],
-    before: 'hall-before',
-    after: 'hall-before',
+    before: 'dining-before',
+    after: 'kitchen-after',
   },
   {
     id: 'bedroom',
@@ -85,6 +85,6 @@ export const DEMO_EXAMPLES: DemoExample[] = [
     description: 'A bed with layered bedding, nightstands and lamps make an empty room read as a restful retreat.',
     bullets: ['Bed placed against the main wall', 'Nightstands with matching lamps', 'Soft palette in the chosen style'],
     before: 'hall-before',
-    after: 'hall-before',
+    after: 'bedroom-after',
   },
 ];

@@ -31,5 +31,4 @@ function PendingPage({ meta, title }: PendingPageProps) {
 
 export const GeneratePage = () => <PendingPage meta="/generate" title="Stage Your Property" />;
 export const GalleryPage = () => <PendingPage meta="/gallery" title="Your Gallery" />;
-export const CreditsPage = () => <PendingPage meta="/credits" title="Credits & Billing" />;
 export const CheckoutPage = () => <PendingPage meta="/checkout" title="Checkout" />;

@@ -1,0 +1,63 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations, hasBrowser, launchBrowser, newContext, screenshot, watchPageErrors } from '../support/browser.ts';
+import { signIn } from '../support/sign-in.ts';
+
+describe.skipIf(!hasBrowser())('credits and billing', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    await context?.close();
+    context = await newContext(browser);
+    page = await context.newPage();
+    errors = watchPageErrors(page);
+  });
+
+  it('a signed-out visitor is sent to sign in and comes back to /credits', async () => {
+    const stored = page.waitForRequest((r) => r.url().endsWith('/api/auth/store-return-url'));
+    await page.goto('/credits');
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    expect((await stored).postDataJSON()).toEqual({ returnTo: '/credits' });
+  });
+
+  it('shows the balance, the status, the actions and the free trial grant', async () => {
+    await signIn(page, { name: 'Lilian Gilbreth', from: '/login' });
+    await page.goto('/credits');
+    await page.getByRole('heading', { name: 'Credits & Billing' }).waitFor();
+    expect(await page.getByTestId('credits-page-balance').innerText()).toBe('3');
+    const main = page.locator('main');
+    await expect.poll(() => main.innerText()).toContain('Free trial credits');
+    const text = await main.innerText();
+    expect(text).toContain('Active');
+    expect(text).not.toContain('Get Started with Credits');
+    expect(text).not.toContain('Payment Successful!');
+    expect(await page.getByRole('link', { name: 'Start Staging' }).getAttribute('href')).toBe('/generate');
+    expect(await page.getByRole('link', { name: 'Buy More Credits' }).getAttribute('href')).toBe('/pricing');
+    const amount = main.getByText('+3', { exact: true });
+    expect(await amount.getAttribute('class')).toContain('text-green-700');
+    expect(text).toMatch(/[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M/);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'credits');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the payment banner once and rewrites the address', async () => {
+    await signIn(page, { name: 'Emily Roebling' });
+    await page.goto('/credits?success=true');
+    await page.getByText('Payment Successful!').waitFor();
+    await expect.poll(() => page.url()).toMatch(/\/credits$/);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Credits & Billing' }).waitFor();
+    expect(await page.getByText('Payment Successful!').count()).toBe(0);
+  });
+});
