@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // PGlite instances and engine renders are CPU-heavy; two cores, two forks.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -15,8 +17,6 @@ export default defineConfig({
           name: 'server',
           include: ['server/test/**/*.test.ts'],
           environment: 'node',
-          // PGlite instances and engine renders are CPU-heavy; two cores, two forks.
-          maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
