@@ -1,0 +1,38 @@
+// Renders the landing page's demo "after" photos and the style picker's examples with the local
+// engine, from the licensed fixture photos in web/assets/rooms. Run after changing the engine:
+//   npx tsx scripts/render-landing-assets.ts
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { STYLES, type RoomType, type Style } from '@roomstager/contracts';
+import sharp from 'sharp';
+import { createLocalEngine } from '../server/src/staging/local/index.ts';
+
+const assets = fileURLToPath(new URL('../web/assets/rooms', import.meta.url));
+const engine = createLocalEngine();
+const signal = new AbortController().signal;
+
+async function stage(source: string, style: Style, roomType: RoomType): Promise<Buffer> {
+  const image = await readFile(path.join(assets, `${source}.jpg`));
+  const started = performance.now();
+  const result = await engine.stage({ image, contentType: 'image/jpeg', style, roomType, signal });
+  console.log(`${source} ${style} ${roomType}: ${Math.round(performance.now() - started)} ms`);
+  return result.image;
+}
+
+const demos: Array<{ output: string; source: string; style: Style; roomType: RoomType }> = [
+  { output: 'dining-after', source: 'dining-before', style: 'modern', roomType: 'dining_room' },
+  { output: 'kitchen-after', source: 'dining-before', style: 'minimalist', roomType: 'kitchen' },
+  { output: 'bedroom-after', source: 'hall-before', style: 'traditional', roomType: 'bedroom' },
+];
+
+for (const demo of demos) {
+  await writeFile(path.join(assets, `${demo.output}.jpg`), await stage(demo.source, demo.style, demo.roomType));
+}
+
+// Style cards: one room in every style, cropped to the card's 4:3 around the furniture.
+for (const style of STYLES) {
+  const staged = await stage('dining-before', style, 'living_room');
+  const card = await sharp(staged).resize({ width: 800, height: 600, fit: 'cover', position: 'centre' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
+  await writeFile(path.join(assets, `style-${style}.jpg`), card);
+}

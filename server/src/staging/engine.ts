@@ -1,0 +1,28 @@
+import type { RoomType, Style } from '@roomstager/contracts';
+
+export interface StageInput {
+  image: Buffer;
+  contentType: string;
+  style: Style;
+  roomType: RoomType;
+  signal: AbortSignal;
+}
+
+export interface StageOutput {
+  image: Buffer;
+  contentType: string;
+}
+
+/** A staging engine (ARCHITECTURE.md, "Staging engines"): local, or a remote provider. */
+export interface StagingEngine {
+  readonly name: string;
+  stage(input: StageInput): Promise<StageOutput>;
+}
+
+/** The uploaded bytes are not a decodable image, or it lies outside IMAGE_LIMITS. */
+export class InvalidImageError extends Error {
+  override readonly name = 'InvalidImageError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

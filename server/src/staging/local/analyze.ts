@@ -1,0 +1,299 @@
+import { Camera } from './camera.ts';
+import type { RgbImage } from './image.ts';
+import { blurPlane, detectSegments, gradient, type Plane, type Segment } from './lines.ts';
+import { fitRoomBox, floorReference, sampleColor, type ColorPlanes, type RoomBox } from './roombox.ts';
+import { estimateDepthVanishingPoint, estimateFocal } from './vanishing.ts';
+import { clamp, type Vec3 } from './vec.ts';
+
+export type WallId = 'left' | 'right' | 'back';
+
+export interface Opening {
+  wall: WallId;
+  kind: 'window' | 'door';
+  /** Extent along the wall in metres (Z for side walls, X for the back wall). */
+  from: number;
+  to: number;
+  bottom: number;
+  top: number;
+}
+
+export interface Wall {
+  id: WallId;
+  /** The part of the wall's base that the photo shows, along the wall, in metres. */
+  visibleFrom: number;
+  visibleTo: number;
+  /** Intervals along the wall where the lower wall is not plain (doors, radiators, pillars...). */
+  blocked: Array<[number, number]>;
+  /** Median wall colour, 0..1 sRGB. */
+  color: Vec3;
+}
+
+export interface RoomModel {
+  /** Camera at the analysis resolution. */
+  camera: Camera;
+  box: RoomBox;
+  walls: Wall[];
+  openings: Opening[];
+  segments: Segment[];
+  /** True when no usable vanishing point was found and a default camera was assumed. */
+  defaultCamera: boolean;
+  /** Median floor colour near the camera, 0..1 sRGB. */
+  floorColor: Vec3;
+  /** How mirror-like the floor is (0 matte .. 0.6), from the reflections of the openings in it. */
+  floorGloss: number;
+}
+
+export const ANALYSIS_LONG_SIDE = 640;
+const EYE_HEIGHT = 1.5;
+const DEFAULT_FOCAL = 0.62;
+
+export function toPlanes(img: RgbImage, sigma: number): { gray: Plane; color: ColorPlanes } {
+  const n = img.width * img.height;
+  const r = new Float32Array(n);
+  const g = new Float32Array(n);
+  const b = new Float32Array(n);
+  const gray = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const rr = (img.data[3 * i] ?? 0) / 255;
+    const gg = (img.data[3 * i + 1] ?? 0) / 255;
+    const bb = (img.data[3 * i + 2] ?? 0) / 255;
+    r[i] = rr;
+    g[i] = gg;
+    b[i] = bb;
+    gray[i] = 0.299 * rr + 0.587 * gg + 0.114 * bb;
+  }
+  const w = img.width;
+  const h = img.height;
+  const blur = (d: Float32Array) => blurPlane({ width: w, height: h, data: d }, sigma).data;
+  return { gray: { width: w, height: h, data: gray }, color: { width: w, height: h, r: blur(r), g: blur(g), b: blur(b) } };
+}
+
+/** Camera from the depth vanishing point (horizon, yaw) and, when available, the lateral one (focal). */
+export function estimateCamera(segments: Segment[], width: number, height: number): { camera: Camera; fromVp: boolean } {
+  const long = Math.max(width, height);
+  const cx = width / 2;
+  const vp = estimateDepthVanishingPoint(segments, width, height);
+  const trusted = vp !== null && vp.support > 0.4 * long;
+  let focal = DEFAULT_FOCAL * long;
+  if (trusted) focal = estimateFocal(segments, vp, cx, width, height) ?? focal;
+  const horizon = trusted ? clamp(vp.y, 0.25 * height, 0.75 * height) : 0.47 * height;
+  const yaw = trusted ? clamp(Math.atan((cx - vp.x) / focal), -0.6, 0.6) : 0;
+  return {
+    camera: new Camera({ width, height, focal, cx, horizon, yaw, eyeHeight: EYE_HEIGHT }),
+    fromVp: trusted,
+  };
+}
+
+function wallPoint(box: RoomBox, wall: WallId, along: number, y: number): Vec3 {
+  if (wall === 'left') return [box.left, y, along];
+  if (wall === 'right') return [box.right, y, along];
+  return [along, y, box.back];
+}
+
+function wallRange(box: RoomBox, wall: WallId): [number, number] {
+  return wall === 'back' ? [box.left, box.right] : [0, box.back];
+}
+
+const BIN = 0.1;
+
+/**
+ * Walks each wall in 10 cm bins, sampling a vertical strip of the photo from skirting height to
+ * near the ceiling: runs of very bright samples are windows or glass doors (restricting this to
+ * the wall band keeps ceiling lights and floor reflections out), and door frames found as
+ * vertical lines block the wall. Colour changes are not used: sun patches and light falloff on
+ * a plain wall are stronger than many real edges.
+ */
+function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segment[]): { walls: Wall[]; openings: Opening[] } {
+  const walls: Wall[] = [];
+  const openings: Opening[] = [];
+  const tmp: Vec3 = [0, 0, 0];
+  const lum = (v: Vec3) => 0.299 * v[0] + 0.587 * v[1] + 0.114 * v[2];
+  for (const id of ['left', 'right', 'back'] as WallId[]) {
+    const [a0, a1] = wallRange(box, id);
+    const top = Math.min(box.ceiling - 0.15, 2.5);
+    const heights: number[] = [];
+    for (let y = 0.2; y <= top + 1e-6; y += 0.1) heights.push(y);
+    const bins: Array<{ along: number; samples: Array<Vec3 | null> }> = [];
+    for (let a = a0 + BIN / 2; a < a1; a += BIN) {
+      const samples = heights.map((y) => {
+        const p = cam.project(wallPoint(box, id, a, y));
+        if (p.depth < 0.3 || !sampleColor(c, p.u, p.v, tmp)) return null;
+        return [tmp[0], tmp[1], tmp[2]] as Vec3;
+      });
+      bins.push({ along: a, samples });
+    }
+    const all = bins.flatMap((b) => b.samples.filter((s): s is Vec3 => s !== null));
+    const visible = bins.filter((b) => b.samples[0] !== null && b.samples[0] !== undefined);
+    if (all.length < 8 || visible.length === 0) continue;
+    const med = (k: 0 | 1 | 2) => all.map((s) => s[k]).sort((p, q) => p - q)[all.length >> 1] ?? 0.5;
+    const color: Vec3 = [med(0), med(1), med(2)];
+    const wallLum = lum(color);
+    // Openings are near clipping; a sunlit stretch of wall is bright but not that bright.
+    const brightThreshold = Math.min(0.97, Math.max(0.85, wallLum + 0.08));
+    const windowBins: Array<{ lo: number; hi: number } | null> = [];
+    for (const bin of bins) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      bin.samples.forEach((s, k) => {
+        if (!s || lum(s) <= brightThreshold) return;
+        const y = heights[k] ?? 0;
+        lo = Math.min(lo, y);
+        hi = Math.max(hi, y);
+      });
+      windowBins.push(hi - lo >= 0.5 ? { lo, hi } : null);
+    }
+    const blocked: Array<[number, number]> = [];
+    // Mullions split a window into runs a bin or two apart: join them.
+    const bright = windowBins.map((w) => w !== null);
+    for (let i = 1; i < bright.length - 1; i++) {
+      if (bright[i]) continue;
+      const next = bright[i + 1] ? i + 1 : bright[i + 2] ? i + 2 : -1;
+      if (bright[i - 1] && next > 0) for (let k = i; k < next; k++) bright[k] = true;
+    }
+    runs(bright, (i0, i1) => {
+      if (i1 - i0 + 1 < 3) return;
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let i = i0; i <= i1; i++) {
+        lo = Math.min(lo, windowBins[i]?.lo ?? Infinity);
+        hi = Math.max(hi, windowBins[i]?.hi ?? -Infinity);
+      }
+      // An opening's edge is a step (its frame); sunlight on a wall fades out gradually.
+      const binLum = (i: number): number | null => {
+        const b = bins[i];
+        if (!b) return null;
+        const vals = b.samples.filter((v, k) => v && (heights[k] ?? 0) >= lo && (heights[k] ?? 0) <= hi).map((v) => lum(v!));
+        return vals.length ? vals.reduce((x, y) => x + y, 0) / vals.length : null;
+      };
+      const step = (inner: number, outer: number) => {
+        const a = binLum(inner);
+        const b = binLum(outer);
+        return a === null || b === null ? 1 : a - b;
+      };
+      if (Math.min(step(i0, i0 - 2), step(i1, i1 + 2)) < 0.06) return;
+      const from = (bins[i0]?.along ?? 0) - BIN / 2;
+      const to = (bins[i1]?.along ?? 0) + BIN / 2;
+      const bottom = Math.max(0, lo - 0.1);
+      openings.push({ wall: id, kind: bottom < 0.35 ? 'door' : 'window', from, to, bottom, top: hi + 0.1 });
+      blocked.push([from, to]);
+    });
+    // Door frames: long vertical segments standing on this wall's base. Two of them a door's
+    // width apart are a doorway even when the door is the wall's colour.
+    const frames = frameLines(cam, box, id, segments);
+    for (const a of frames) blocked.push([a - 0.06, a + 0.06]);
+    for (let i = 0; i + 1 < frames.length; i++) {
+      const a = frames[i]!;
+      const b = frames[i + 1]!;
+      if (b - a >= 0.6 && b - a <= 1.25) blocked.push([a, b]);
+    }
+    for (const [from, to] of blocked) {
+      if (to - from < 0.5 || openings.some((o) => o.wall === id && o.from < to && o.to > from)) continue;
+      openings.push({ wall: id, kind: 'door', from, to, bottom: 0, top: 2.05 });
+    }
+    blocked.sort((p, q) => p[0] - q[0]);
+    walls.push({
+      id,
+      visibleFrom: (visible[0]?.along ?? 0) - BIN / 2,
+      visibleTo: (visible[visible.length - 1]?.along ?? 0) + BIN / 2,
+      blocked,
+      color,
+    });
+  }
+  return { walls, openings };
+}
+
+/** Positions along a wall of near-vertical segments reaching from its base to above door-handle height. */
+function frameLines(cam: Camera, box: RoomBox, wall: WallId, segments: Segment[]): number[] {
+  const out: number[] = [];
+  for (const s of segments) {
+    if (Math.abs(s.angle - Math.PI / 2) > (6 * Math.PI) / 180) continue;
+    const [bx, by, tx, ty] = s.y1 > s.y2 ? [s.x1, s.y1, s.x2, s.y2] : [s.x2, s.y2, s.x1, s.y1];
+    const hit = (u: number, v: number) =>
+      wall === 'left' ? cam.planeXPoint(u, v, box.left) : wall === 'right' ? cam.planeXPoint(u, v, box.right) : cam.planeZPoint(u, v, box.back);
+    const bottom = hit(bx, by);
+    const top = hit(tx, ty);
+    if (!bottom || !top) continue;
+    if (bottom[1] > 0.5 || bottom[1] < -0.3 || top[1] < 1.5) continue;
+    const along = wall === 'back' ? bottom[0] : bottom[2];
+    const [lo, hi] = wallRange(box, wall);
+    // The ray must meet this wall inside the room, not a wall that hides it; room corners are
+    // not door frames.
+    if (along < lo + 0.15 || along > hi - 0.15) continue;
+    const floorHit = cam.floorPoint(bx, by + 4);
+    if (floorHit && (floorHit[0] < box.left - 0.3 || floorHit[0] > box.right + 0.3)) continue;
+    out.push(along);
+  }
+  out.sort((a, b) => a - b);
+  const merged: number[] = [];
+  for (const a of out) if (!merged.length || a - (merged[merged.length - 1] ?? 0) > 0.12) merged.push(a);
+  return merged;
+}
+
+/**
+ * Floor gloss: a bright opening mirrored in the floor (a window's reflection below it) shows as
+ * floor brighter there than beside it. The ratio of that excess to the opening's own excess
+ * over the floor is the reflectance; the strongest opening decides.
+ */
+function estimateGloss(cam: Camera, box: RoomBox, openings: Opening[], c: ColorPlanes): number {
+  const tmp: Vec3 = [0, 0, 0];
+  const lum = (p: Vec3): number | null => {
+    const q = cam.project(p);
+    if (q.depth < 0.3 || !sampleColor(c, q.u, q.v, tmp)) return null;
+    return 0.299 * tmp[0] + 0.587 * tmp[1] + 0.114 * tmp[2];
+  };
+  const at = (o: Opening, a: number, y: number, inset: number): Vec3 =>
+    o.wall === 'left' ? [box.left + inset, y, a] : o.wall === 'right' ? [box.right - inset, y, a] : [a, y, box.back - inset];
+  let gloss = 0;
+  for (const o of openings) {
+    const mid = (o.from + o.to) / 2;
+    const width = o.to - o.from;
+    let open = 0;
+    let mirrored = 0;
+    let beside = 0;
+    let n = 0;
+    for (let y = o.bottom + 0.1; y < o.top - 0.05; y += 0.1) {
+      for (const a of [mid - width * 0.25, mid, mid + width * 0.25]) {
+        // The mirror image of (a, y) on the floor is the floor point seen towards (a, -y).
+        const lo = lum(at(o, a, y, 0.01));
+        const lm = lum(at(o, a, -y, 0.01));
+        const lb = lum(at(o, a + (a < mid ? -1 : 1) * width, -y, 0.01));
+        if (lo === null || lm === null || lb === null) continue;
+        open += lo;
+        mirrored += lm;
+        beside += lb;
+        n++;
+      }
+    }
+    if (n < 4) continue;
+    const excess = (open - beside) / n;
+    if (excess < 0.15) continue;
+    gloss = Math.max(gloss, clamp((mirrored - beside) / n / excess, 0, 0.6));
+  }
+  return gloss;
+}
+
+function runs(flags: boolean[], emit: (i0: number, i1: number) => void): void {
+  let start = -1;
+  for (let i = 0; i <= flags.length; i++) {
+    const on = i < flags.length && flags[i] === true;
+    if (on && start < 0) start = i;
+    if (!on && start >= 0) {
+      emit(start, i - 1);
+      start = -1;
+    }
+  }
+}
+
+/** Room understanding on an image already reduced to ANALYSIS_LONG_SIDE. */
+export function analyseRoom(img: RgbImage): RoomModel {
+  const long = Math.max(img.width, img.height);
+  const { gray, color } = toPlanes(img, 1.2);
+  const smooth = blurPlane(gray, 1);
+  const segments = detectSegments(smooth, gradient(smooth), { threshold: 0.008, minLength: Math.round(0.03 * long) });
+  const { camera, fromVp } = estimateCamera(segments, img.width, img.height);
+  const box = fitRoomBox(camera, color);
+  const { walls, openings } = analyseWalls(camera, box, color, segments);
+  const floorColor = floorReference(color);
+  const floorGloss = estimateGloss(camera, box, openings, color);
+  return { camera, box, walls, openings, segments, defaultCamera: !fromVp, floorColor, floorGloss };
+}

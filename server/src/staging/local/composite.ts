@@ -1,0 +1,250 @@
+import { SRGB_TO_LINEAR, linearToSrgb8, type RgbImage } from './image.ts';
+import { mulberry32 } from './prng.ts';
+import { blurPlane, type Segment } from './lines.ts';
+import type { RenderResult } from './render.ts';
+import type { StyleDef } from './styles.ts';
+import { clamp } from './vec.ts';
+
+/**
+ * Photo noise level (8-bit units) from the residual after a 4-neighbour mean, taken over the
+ * flattest half of a sparse grid of samples so edges do not count as noise.
+ */
+export function estimateNoise(img: RgbImage): number {
+  const { width: w, height: h, data } = img;
+  const step = Math.max(2, Math.floor(Math.sqrt((w * h) / 40000)));
+  const res: number[] = [];
+  const grads: number[] = [];
+  for (let y = 2; y < h - 2; y += step) {
+    for (let x = 2; x < w - 2; x += step) {
+      const i = (y * w + x) * 3 + 1;
+      const c = data[i] ?? 0;
+      const l = data[i - 3] ?? 0;
+      const r = data[i + 3] ?? 0;
+      const u = data[i - 3 * w] ?? 0;
+      const d = data[i + 3 * w] ?? 0;
+      res.push(Math.abs(c - (l + r + u + d) / 4));
+      grads.push(Math.abs(r - l) + Math.abs(d - u));
+    }
+  }
+  if (res.length < 16) return 0;
+  const order = grads.map((g, i) => [g, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const flat = order.slice(0, order.length >> 1).map(([, i]) => res[i] ?? 0).sort((a, b) => a - b);
+  return clamp(1.4826 * (flat[flat.length >> 1] ?? 0) * 0.9, 0, 8);
+}
+
+/**
+ * Photo blur at the render resolution, as a Gaussian sigma in render pixels: the 20-80% rise
+ * width of the photo's straight edges (the analysis segments), measured across each edge on the
+ * full-size photo. Soft, upscaled or slightly defocused photos get soft furniture edges too.
+ */
+export function estimateEdgeBlur(photo: RgbImage, segments: Segment[], analysisWidth: number, renderWidth: number): number {
+  const { width: W, height: H, data } = photo;
+  const toPhoto = W / analysisWidth;
+  const step = W / renderWidth;
+  const lum = (x: number, y: number) => {
+    const xi = Math.min(W - 1, Math.max(0, Math.round(x)));
+    const yi = Math.min(H - 1, Math.max(0, Math.round(y)));
+    const i = (yi * W + xi) * 3;
+    return 0.299 * (data[i] ?? 0) + 0.587 * (data[i + 1] ?? 0) + 0.114 * (data[i + 2] ?? 0);
+  };
+  const widths: number[] = [];
+  const longest = [...segments].sort((a, b) => b.length - a.length).slice(0, 60);
+  for (const sg of longest) {
+    const nx = -(sg.y2 - sg.y1) / sg.length;
+    const ny = (sg.x2 - sg.x1) / sg.length;
+    for (const t of [0.3, 0.5, 0.7]) {
+      const cx = (sg.x1 + (sg.x2 - sg.x1) * t) * toPhoto;
+      const cy = (sg.y1 + (sg.y2 - sg.y1) * t) * toPhoto;
+      const prof: number[] = [];
+      for (let k = -8; k <= 8; k += 0.5) prof.push(lum(cx + nx * k * step, cy + ny * k * step));
+      const lo = Math.min(...prof);
+      const hi = Math.max(...prof);
+      if (hi - lo < 40) continue;
+      const rising = (prof[prof.length - 1] ?? 0) > (prof[0] ?? 0);
+      const level = (f: number) => lo + (hi - lo) * f;
+      const cross = (f: number) => {
+        const target = level(rising ? f : 1 - f);
+        for (let i = 1; i < prof.length; i++) {
+          const a = prof[i - 1] ?? 0;
+          const b = prof[i] ?? 0;
+          if ((a - target) * (b - target) <= 0 && a !== b) return (i - 1 + (target - a) / (b - a)) * 0.5;
+        }
+        return NaN;
+      };
+      const w = Math.abs(cross(0.8) - cross(0.2));
+      if (Number.isFinite(w) && w < 6) widths.push(w);
+    }
+  }
+  if (widths.length < 8) return 0;
+  widths.sort((a, b) => a - b);
+  // A Gaussian edge rises from 20% to 80% over 1.68 sigma; the render's own edge is ~0.5 px.
+  const sigma = (widths[widths.length >> 1] ?? 0) / 1.68;
+  // Slightly under-matched: a too-soft piece looks out of focus, a bit crisp reads as in front.
+  return clamp(0.85 * Math.sqrt(Math.max(0, sigma * sigma - 0.25)), 0, 2.5);
+}
+
+function reflectionAt(r: NonNullable<RenderResult['reflection']>, fx: number, fy: number): number {
+  const x = Math.min(r.width - 1, Math.floor(fx * r.width));
+  const y = Math.min(r.height - 1, Math.floor(fy * r.height));
+  const i = (y * r.width + x) * 3;
+  return Math.abs(r.color[i] ?? 0) + Math.abs(r.color[i + 1] ?? 0) + Math.abs(r.color[i + 2] ?? 0) > 1e-4 ? 1 : 0;
+}
+
+/** Blurs the render's colour and coverage together (premultiplied, so edges stay clean). */
+export function blurLayer(render: RenderResult, sigma: number): void {
+  if (sigma < 0.3) return;
+  const { layer } = render;
+  const W = layer.width;
+  // Only the box around the furniture, with a margin for the kernel.
+  let x0 = W;
+  let y0 = layer.height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < layer.height; y++) {
+    for (let x = 0; x < W; x++) {
+      if ((layer.alpha[y * W + x] ?? 0) <= 0) continue;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+  }
+  if (x1 < 0) return;
+  const m = Math.ceil(sigma * 3) + 1;
+  x0 = Math.max(0, x0 - m);
+  y0 = Math.max(0, y0 - m);
+  x1 = Math.min(W - 1, x1 + m);
+  y1 = Math.min(layer.height - 1, y1 + m);
+  const bw = x1 - x0 + 1;
+  const bh = y1 - y0 + 1;
+  const plane = new Float32Array(bw * bh);
+  for (let k = 0; k < 4; k++) {
+    for (let y = 0; y < bh; y++) {
+      for (let x = 0; x < bw; x++) {
+        const i = (y + y0) * W + x + x0;
+        plane[y * bw + x] = k < 3 ? (layer.color[i * 3 + k] ?? 0) : (layer.alpha[i] ?? 0);
+      }
+    }
+    const out = blurPlane({ width: bw, height: bh, data: plane }, sigma).data;
+    for (let y = 0; y < bh; y++) {
+      for (let x = 0; x < bw; x++) {
+        const i = (y + y0) * W + x + x0;
+        if (k < 3) layer.color[i * 3 + k] = out[y * bw + x] ?? 0;
+        else layer.alpha[i] = out[y * bw + x] ?? 0;
+      }
+    }
+  }
+}
+
+/**
+ * Composites the render over the full-size photo, in place (a 40 MP photo is 120 MB; a second
+ * copy is not needed): the floor is darkened by the shadow layer,
+ * furniture goes over it with its coverage, grain matching the photo is added where furniture
+ * is, and the style's light grade is applied to the whole picture.
+ */
+export function compositeOnto(photo: RgbImage, render: RenderResult, grade: StyleDef['grade'], seed: number): RgbImage {
+  const { layer, shadow, reflection } = render;
+  const lw = layer.width;
+  const lh = layer.height;
+  // Pixels of the render that change anything (dilated by one for the bilinear footprint).
+  const active = new Uint8Array(lw * lh);
+  for (let y = 0; y < lh; y++) {
+    for (let x = 0; x < lw; x++) {
+      const i = y * lw + x;
+      const mirrored = reflection ? reflectionAt(reflection, (x + 0.5) / lw, (y + 0.5) / lh) : 0;
+      if ((layer.alpha[i] ?? 0) <= 0 && (shadow[i] ?? 1) >= 0.999 && mirrored === 0) continue;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          const yy = y + dy;
+          if (xx >= 0 && yy >= 0 && xx < lw && yy < lh) active[yy * lw + xx] = 1;
+        }
+      }
+    }
+  }
+  const W = photo.width;
+  const H = photo.height;
+  const noise = estimateNoise(photo);
+  const rng = mulberry32(seed);
+  // Grade as per-channel lookup tables (gain and contrast), saturation applied per pixel.
+  const luts = [0, 1, 2].map((k) => {
+    const t = new Uint8Array(256);
+    for (let v = 0; v < 256; v++) {
+      const x = (v / 255) * (grade.gain[k] ?? 1);
+      t[v] = Math.round(clamp((x - 0.5) * grade.contrast + 0.5, 0, 1) * 255);
+    }
+    return t;
+  });
+  const [lutR, lutG, lutB] = luts as [Uint8Array, Uint8Array, Uint8Array];
+  const src = photo.data;
+  const out = new Uint8ClampedArray(src.buffer, src.byteOffset, src.length);
+  const sat = grade.saturation;
+  const kx = lw / W;
+  const ky = lh / H;
+  const col = layer.color;
+  const alp = layer.alpha;
+  for (let y = 0; y < H; y++) {
+    const fy = Math.min(lh - 1, Math.max(0, (y + 0.5) * ky - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(lh - 1, y0 + 1);
+    const wy = fy - y0;
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      let r = src[i * 3] ?? 0;
+      let g = src[i * 3 + 1] ?? 0;
+      let b = src[i * 3 + 2] ?? 0;
+      const fx = Math.min(lw - 1, Math.max(0, (x + 0.5) * kx - 0.5));
+      const x0 = Math.floor(fx);
+      if (active[y0 * lw + x0]) {
+        // Bilinear sample of the render (premultiplied colour, coverage, floor shadow).
+        const x1 = Math.min(lw - 1, x0 + 1);
+        const wx = fx - x0;
+        const i00 = y0 * lw + x0;
+        const i10 = y0 * lw + x1;
+        const i01 = y1 * lw + x0;
+        const i11 = y1 * lw + x1;
+        const w00 = (1 - wx) * (1 - wy);
+        const w10 = wx * (1 - wy);
+        const w01 = (1 - wx) * wy;
+        const w11 = wx * wy;
+        const a = (alp[i00] ?? 0) * w00 + (alp[i10] ?? 0) * w10 + (alp[i01] ?? 0) * w01 + (alp[i11] ?? 0) * w11;
+        const s = (shadow[i00] ?? 1) * w00 + (shadow[i10] ?? 1) * w10 + (shadow[i01] ?? 1) * w01 + (shadow[i11] ?? 1) * w11;
+        const c0 = col[i00 * 3]! * w00 + col[i10 * 3]! * w10 + col[i01 * 3]! * w01 + col[i11 * 3]! * w11;
+        const c1 = col[i00 * 3 + 1]! * w00 + col[i10 * 3 + 1]! * w10 + col[i01 * 3 + 1]! * w01 + col[i11 * 3 + 1]! * w11;
+        const c2 = col[i00 * 3 + 2]! * w00 + col[i10 * 3 + 2]! * w10 + col[i01 * 3 + 2]! * w01 + col[i11 * 3 + 2]! * w11;
+        const keep = (1 - a) * s;
+        let m0 = 0;
+        let m1 = 0;
+        let m2 = 0;
+        if (reflection) {
+          // Nearest sample of the half-size reflection is enough: it is blurred.
+          const rx = Math.min(reflection.width - 1, Math.floor(((x + 0.5) / W) * reflection.width));
+          const ry = Math.min(reflection.height - 1, Math.floor(((y + 0.5) / H) * reflection.height));
+          const ri = (ry * reflection.width + rx) * 3;
+          m0 = reflection.color[ri]! * (1 - a);
+          m1 = reflection.color[ri + 1]! * (1 - a);
+          m2 = reflection.color[ri + 2]! * (1 - a);
+        }
+        r = linearToSrgb8(Math.max(0, SRGB_TO_LINEAR[r]! * keep + m0) + c0);
+        g = linearToSrgb8(Math.max(0, SRGB_TO_LINEAR[g]! * keep + m1) + c1);
+        b = linearToSrgb8(Math.max(0, SRGB_TO_LINEAR[b]! * keep + m2) + c2);
+        if (a > 0.002 && noise > 0.3) {
+          // Mostly luminance grain, like a camera's, scaled by coverage.
+          const nl = (rng() + rng() + rng() - 1.5) * 2 * noise * a;
+          r = clamp(Math.round(r + nl + (rng() - 0.5) * noise * 0.5 * a), 0, 255);
+          g = clamp(Math.round(g + nl + (rng() - 0.5) * noise * 0.5 * a), 0, 255);
+          b = clamp(Math.round(b + nl + (rng() - 0.5) * noise * 0.5 * a), 0, 255);
+        }
+      }
+      r = lutR[r]!;
+      g = lutG[g]!;
+      b = lutB[b]!;
+      // Saturation around luma; the clamped array rounds and clamps on store.
+      const yv = 0.299 * r + 0.587 * g + 0.114 * b;
+      out[i * 3] = yv + (r - yv) * sat;
+      out[i * 3 + 1] = yv + (g - yv) * sat;
+      out[i * 3 + 2] = yv + (b - yv) * sat;
+    }
+  }
+  return photo;
+}

@@ -1,0 +1,84 @@
+import type { RoomModel, WallId } from './analyze.ts';
+import type { Camera } from './camera.ts';
+import type { RgbImage } from './image.ts';
+import type { Vec3 } from './vec.ts';
+
+export interface Footprint {
+  /** Four floor corners (x, z) in metres. */
+  corners: Array<[number, number]>;
+}
+
+type Rgb = [number, number, number];
+
+function drawLine(img: RgbImage, x0: number, y0: number, x1: number, y1: number, color: Rgb, thick = 1): void {
+  const n = Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0))) + 1;
+  if (n > 20000) return;
+  for (let k = 0; k <= n; k++) {
+    const x = Math.round(x0 + ((x1 - x0) * k) / n);
+    const y = Math.round(y0 + ((y1 - y0) * k) / n);
+    for (let dy = -thick + 1; dy < thick; dy++) {
+      for (let dx = -thick + 1; dx < thick; dx++) {
+        const xx = x + dx;
+        const yy = y + dy;
+        if (xx < 0 || yy < 0 || xx >= img.width || yy >= img.height) continue;
+        const i = 3 * (yy * img.width + xx);
+        img.data[i] = color[0];
+        img.data[i + 1] = color[1];
+        img.data[i + 2] = color[2];
+      }
+    }
+  }
+}
+
+function drawWorld(img: RgbImage, cam: Camera, a: Vec3, b: Vec3, color: Rgb, thick: number): void {
+  const steps = 24;
+  let prev: { u: number; v: number } | null = null;
+  for (let k = 0; k <= steps; k++) {
+    const t = k / steps;
+    const p = cam.project([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t]);
+    const cur = p.depth > 0.2 ? { u: p.u, v: p.v } : null;
+    if (prev && cur) drawLine(img, prev.u, prev.v, cur.u, cur.v, color, thick);
+    prev = cur;
+  }
+}
+
+/** The estimated geometry drawn over a copy of the photo (for --debug and contact sheets). */
+export function drawDebug(photo: RgbImage, room: RoomModel, footprints: Footprint[]): RgbImage {
+  const img: RgbImage = { width: photo.width, height: photo.height, data: photo.data.slice() };
+  const cam = room.camera.scaled(photo.width, photo.height);
+  const s = photo.width / room.camera.p.width;
+  const thick = Math.max(1, Math.round(photo.width / 500));
+  for (const seg of room.segments) {
+    drawLine(img, seg.x1 * s, seg.y1 * s, seg.x2 * s, seg.y2 * s, [90, 90, 255], 1);
+  }
+  // Yellow horizon when measured from vanishing lines, orange when the default was assumed.
+  drawLine(img, 0, cam.p.horizon, img.width, cam.p.horizon, room.defaultCamera ? [255, 120, 0] : [255, 230, 0], thick);
+  const { left, right, back, ceiling } = room.box;
+  const floorColor: Rgb = room.box.fallback ? [255, 120, 0] : [0, 255, 0];
+  drawWorld(img, cam, [left, 0, 0.3], [left, 0, back], floorColor, thick);
+  drawWorld(img, cam, [right, 0, 0.3], [right, 0, back], floorColor, thick);
+  drawWorld(img, cam, [left, 0, back], [right, 0, back], floorColor, thick);
+  drawWorld(img, cam, [left, ceiling, 0.3], [left, ceiling, back], [0, 200, 200], thick);
+  drawWorld(img, cam, [right, ceiling, 0.3], [right, ceiling, back], [0, 200, 200], thick);
+  drawWorld(img, cam, [left, ceiling, back], [right, ceiling, back], [0, 200, 200], thick);
+  const at = (wall: WallId, along: number, y: number): Vec3 =>
+    wall === 'left' ? [left, y, along] : wall === 'right' ? [right, y, along] : [along, y, back];
+  for (const o of room.openings) {
+    const c: Rgb = o.kind === 'window' ? [0, 180, 255] : [255, 0, 200];
+    drawWorld(img, cam, at(o.wall, o.from, o.bottom), at(o.wall, o.to, o.bottom), c, thick);
+    drawWorld(img, cam, at(o.wall, o.from, o.top), at(o.wall, o.to, o.top), c, thick);
+    drawWorld(img, cam, at(o.wall, o.from, o.bottom), at(o.wall, o.from, o.top), c, thick);
+    drawWorld(img, cam, at(o.wall, o.to, o.bottom), at(o.wall, o.to, o.top), c, thick);
+  }
+  for (const wall of room.walls) {
+    for (const [a, b] of wall.blocked) drawWorld(img, cam, at(wall.id, a, 0.05), at(wall.id, b, 0.05), [255, 0, 0], thick + 1);
+  }
+  for (const f of footprints) {
+    for (let k = 0; k < f.corners.length; k++) {
+      const p = f.corners[k]!;
+      const q = f.corners[(k + 1) % f.corners.length]!;
+      drawWorld(img, cam, [p[0], 0, p[1]], [q[0], 0, q[1]], [255, 255, 255], thick);
+    }
+  }
+  return img;
+}

@@ -1,0 +1,484 @@
+import type { MeshBuilder } from './mesh.ts';
+import { cross, normalize, sub, type Vec3 } from './vec.ts';
+import type { Role, StyleDef } from './styles.ts';
+
+export type PieceKind =
+  | 'rug'
+  | 'sofa'
+  | 'coffeeTable'
+  | 'armchair'
+  | 'sideTable'
+  | 'floorLamp'
+  | 'plant'
+  | 'art'
+  | 'bed'
+  | 'nightstand'
+  | 'bench'
+  | 'diningTable'
+  | 'roundTable'
+  | 'chair'
+  | 'pendant'
+  | 'sideboard'
+  | 'desk'
+  | 'officeChair'
+  | 'shelf';
+
+export interface Size {
+  /** Width (local X), depth (local Z) and height in metres. */
+  w: number;
+  d: number;
+  h: number;
+}
+
+const BASE_SIZES: Record<PieceKind, Size> = {
+  rug: { w: 2.4, d: 1.7, h: 0.015 },
+  sofa: { w: 2.1, d: 0.92, h: 0.8 },
+  coffeeTable: { w: 1.15, d: 0.6, h: 0.42 },
+  armchair: { w: 0.8, d: 0.82, h: 0.82 },
+  sideTable: { w: 0.46, d: 0.46, h: 0.55 },
+  floorLamp: { w: 0.45, d: 0.45, h: 1.6 },
+  plant: { w: 0.5, d: 0.5, h: 1.35 },
+  art: { w: 1.0, d: 0.04, h: 0.7 },
+  bed: { w: 1.65, d: 2.12, h: 1.1 },
+  nightstand: { w: 0.5, d: 0.4, h: 0.55 },
+  bench: { w: 1.2, d: 0.42, h: 0.46 },
+  diningTable: { w: 1.8, d: 0.95, h: 0.75 },
+  roundTable: { w: 0.85, d: 0.85, h: 0.75 },
+  chair: { w: 0.48, d: 0.52, h: 0.88 },
+  pendant: { w: 0.45, d: 0.45, h: 0.3 },
+  sideboard: { w: 1.6, d: 0.45, h: 0.78 },
+  desk: { w: 1.3, d: 0.65, h: 0.75 },
+  officeChair: { w: 0.6, d: 0.6, h: 0.95 },
+  shelf: { w: 0.9, d: 0.35, h: 1.8 },
+};
+
+export function pieceSize(kind: PieceKind, style: StyleDef): Size {
+  const b = BASE_SIZES[kind];
+  // Only width/depth scale for the luxury look; heights stay ergonomic.
+  const s = kind === 'art' || kind === 'rug' || kind === 'pendant' ? style.scale : Math.sqrt(style.scale);
+  const size = { w: b.w * s, d: b.d * s, h: kind === 'plant' || kind === 'floorLamp' ? b.h * style.scale : b.h };
+  // Round coffee tables (soft and curved styles) are square in plan and no wider than a metre.
+  if (kind === 'coffeeTable' && (style.shape === 'soft' || style.shape === 'curved')) size.w = size.d = Math.min(1, size.w * 0.85);
+  return size;
+}
+
+export interface BuildContext {
+  b: MeshBuilder;
+  style: StyleDef;
+  mat: (r: Role) => number;
+  rng: () => number;
+  /** Ceiling height and the piece's own lift, for pendants. */
+  ceiling: number;
+  lift: number;
+}
+
+type Builder = (c: BuildContext, s: Size) => void;
+
+/** Four legs at the corners of a rectangle, styled per shape. */
+function legs(c: BuildContext, hw: number, hd: number, top: number, inset = 0.06): void {
+  const { b, style, mat } = c;
+  for (const sx of [-1, 1]) {
+    for (const sz of [-1, 1]) {
+      const x = sx * (hw - inset);
+      const z = sz * (hd - inset);
+      switch (style.shape) {
+        case 'square':
+          b.cylinder(x, z, 0.012, 0, top, mat('metal'), 8, 0.016);
+          break;
+        case 'rolled':
+          b.lathe(x, z, [[0.018, 0], [0.026, 0.03], [0.02, top * 0.4], [0.03, top * 0.65], [0.022, top * 0.85], [0.028, top]], 10, mat('wood'));
+          break;
+        case 'soft':
+          b.cylinder(x, z, 0.022, 0, top, mat('woodLight'), 10, 0.026);
+          break;
+        default:
+          b.cylinder(x, z, 0.011, 0, top, mat('metal'), 10, 0.02);
+      }
+    }
+  }
+}
+
+const sofa: Builder = (c, { w, d, h }) => {
+  const { b, style, mat } = c;
+  const shape = style.shape;
+  const legH = shape === 'soft' ? 0.05 : shape === 'square' ? 0.15 : 0.11;
+  const armW = shape === 'square' ? 0.13 : shape === 'rolled' ? 0.17 : shape === 'soft' ? 0.2 : 0.22;
+  const backD = shape === 'soft' ? 0.26 : 0.22;
+  const seatTop = shape === 'soft' ? 0.41 : 0.45;
+  const baseTop = seatTop - 0.14;
+  const armTop = shape === 'square' ? 0.6 : shape === 'rolled' ? 0.62 : 0.56;
+  const round = shape === 'square' ? 0.015 : shape === 'rolled' ? 0.03 : 0.08;
+  const up = mat('upholstery');
+  b.roundedBox([0, (legH + baseTop) / 2, 0.01], [w / 2 - 0.01, (baseTop - legH) / 2, d / 2 - 0.01], Math.min(0.04, round), up);
+  b.roundedBox([0, (baseTop + h) / 2, -d / 2 + backD / 2], [w / 2 - (shape === 'rolled' ? 0.06 : 0), (h - baseTop) / 2, backD / 2], round, up);
+  for (const sx of [-1, 1]) {
+    b.roundedBox([sx * (w / 2 - armW / 2), (legH + armTop) / 2, 0], [armW / 2, (armTop - legH) / 2, d / 2], round, up);
+    if (shape === 'rolled') b.ellipsoid([sx * (w / 2 - armW / 2), armTop, 0.02], [armW * 0.62, 0.075, d / 2], up, 6, 14);
+  }
+  const inner = w - 2 * armW;
+  const n = shape === 'soft' ? 1 : inner > 1.5 ? 3 : 2;
+  const cw = inner / n;
+  const seatD = d - backD;
+  for (let i = 0; i < n; i++) {
+    const x = -inner / 2 + cw * (i + 0.5);
+    b.roundedBox([x, baseTop + 0.07, -d / 2 + backD + seatD / 2 + 0.015], [cw / 2 - 0.006, 0.07, seatD / 2], 0.035, up, 0.012);
+    const backTop = h + (shape === 'square' ? -0.04 : 0.02);
+    b.roundedBox([x, (seatTop + backTop) / 2, -d / 2 + backD + 0.07], [cw / 2 - 0.01, (backTop - seatTop) / 2, 0.085], 0.07, up, 0);
+  }
+  const pillowRoles: Role[] = ['pillowA', 'pillowB'];
+  for (const sx of [-1, 1]) {
+    const role = pillowRoles[sx < 0 ? 0 : 1]!;
+    b.roundedBox([sx * (inner / 2 - 0.24), seatTop + 0.2, -d / 2 + backD + 0.21], [0.21, 0.19, 0.06], 0.07, mat(role), 0.03);
+  }
+  if (shape === 'soft') b.box([0, legH / 2, 0], [w / 2 - 0.06, legH / 2, d / 2 - 0.06], mat('dark'));
+  else legs(c, w / 2, d / 2, legH, 0.07);
+};
+
+const coffeeTable: Builder = (c, { w, d, h }) => {
+  const { b, style, mat } = c;
+  if (style.shape === 'soft' || style.shape === 'curved') {
+    const r = w / 2;
+    const topMat = style.shape === 'curved' ? mat('top') : mat('woodLight');
+    b.lathe(0, 0, [[r - 0.01, h - 0.045], [r, h - 0.04], [r, h - 0.005], [r - 0.01, h]], 40, topMat);
+    if (style.shape === 'curved') {
+      b.lathe(0, 0, [[r * 0.55, 0], [r * 0.55, 0.02], [r * 0.3, 0.1], [r * 0.22, h - 0.1], [r * 0.5, h - 0.045]], 32, mat('metal'));
+      b.lathe(0.15, 0.05, [[0.11, h], [0.13, h + 0.03], [0.14, h + 0.07]], 24, mat('metal'), false);
+    } else {
+      for (let k = 0; k < 3; k++) {
+        const a = (k / 3) * Math.PI * 2 + 0.5;
+        b.cylinder(Math.cos(a) * r * 0.6, Math.sin(a) * r * 0.6, 0.03, 0, h - 0.04, mat('woodLight'), 12, 0.035);
+      }
+      b.lathe(-0.1, 0.05, [[0.04, h], [0.07, h + 0.08], [0.05, h + 0.2], [0.035, h + 0.24]], 18, mat('ceramic'));
+    }
+    return;
+  }
+  const topMat = mat('top');
+  b.roundedBox([0, h - 0.022, 0], [w / 2, 0.022, d / 2], style.shape === 'rolled' ? 0.012 : 0.004, topMat);
+  if (style.shape === 'rolled') {
+    b.box([0, h - 0.08, 0], [w / 2 - 0.06, 0.035, d / 2 - 0.06], mat('wood'));
+    b.box([0, 0.12, 0], [w / 2 - 0.05, 0.012, d / 2 - 0.05], mat('wood'));
+    legs(c, w / 2, d / 2, h - 0.044, 0.05);
+  } else {
+    for (const sx of [-1, 1]) {
+      const x = sx * (w / 2 - 0.05);
+      for (const sz of [-1, 1]) b.rod([x, 0, sz * (d / 2 - 0.05)], [x, h - 0.044, sz * (d / 2 - 0.05)], 0.01, mat('metal'));
+      b.rod([x, 0.01, -(d / 2 - 0.05)], [x, 0.01, d / 2 - 0.05], 0.01, mat('metal'));
+    }
+  }
+  // A small stack of books and a bowl, so the table reads as styled.
+  b.box([w * 0.18, h + 0.02, 0], [0.14, 0.02, 0.1], mat('bookB'));
+  b.box([w * 0.18, h + 0.055, 0.01], [0.12, 0.015, 0.09], mat('bookC'));
+  b.lathe(-w * 0.2, -0.02, [[0.03, h], [0.1, h + 0.05], [0.12, h + 0.07]], 24, mat('ceramic'), false);
+};
+
+const armchair: Builder = (c, { w, d, h }) => {
+  const { b, style, mat } = c;
+  const up = mat('chairFabric');
+  if (style.shape === 'rolled') {
+    b.roundedBox([0, 0.28, 0], [w / 2, 0.16, d / 2], 0.03, up);
+    b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, up, 0.015);
+    b.roundedBox([0, 0.72, -d / 2 + 0.1], [w / 2 - 0.04, h * 0.5 + 0.1, 0.1], 0.04, up);
+    for (const sx of [-1, 1]) {
+      b.roundedBox([sx * (w / 2 - 0.08), 0.45, 0.02], [0.08, 0.2, d / 2 - 0.02], 0.03, up);
+      b.ellipsoid([sx * (w / 2 - 0.08), 0.64, 0.04], [0.1, 0.06, d / 2 - 0.03], up, 6, 12);
+      b.roundedBox([sx * (w / 2 - 0.06), 0.9, -d / 2 + 0.2], [0.06, 0.2, 0.15], 0.05, up);
+    }
+    legs(c, w / 2, d / 2, 0.12, 0.06);
+    return;
+  }
+  if (style.shape === 'curved' || style.shape === 'soft') {
+    b.roundedBox([0, 0.26, 0], [w / 2, 0.16, d / 2], 0.12, up);
+    b.roundedBox([0, 0.47, 0.05], [w / 2 - 0.14, 0.06, d / 2 - 0.14], 0.05, up, 0.015);
+    b.roundedBox([0, (0.3 + h) / 2, -d / 2 + 0.12], [w / 2, (h - 0.3) / 2, 0.12], 0.12, up);
+    for (const sx of [-1, 1]) b.roundedBox([sx * (w / 2 - 0.1), 0.48, -0.02], [0.1, 0.16, d / 2 - 0.02], 0.1, up);
+    b.box([0, 0.05, 0], [w / 2 - 0.1, 0.05, d / 2 - 0.1], mat('metal'));
+    return;
+  }
+  // Modern lounge chair: leather cushions on a slim frame with wooden arms.
+  legs(c, w / 2, d / 2, 0.2, 0.05);
+  b.roundedBox([0, 0.23, 0], [w / 2 - 0.02, 0.03, d / 2 - 0.02], 0.01, mat('wood'));
+  b.roundedBox([0, 0.33, 0.03], [w / 2 - 0.1, 0.07, d / 2 - 0.09], 0.04, up, 0.01);
+  b.roundedBox([0, 0.6, -d / 2 + 0.1], [w / 2 - 0.1, 0.22, 0.07], 0.05, up);
+  for (const sx of [-1, 1]) {
+    b.roundedBox([sx * (w / 2 - 0.04), 0.55, 0], [0.035, 0.02, d / 2 - 0.04], 0.01, mat('wood'));
+    b.rod([sx * (w / 2 - 0.04), 0.26, d / 2 - 0.08], [sx * (w / 2 - 0.04), 0.54, d / 2 - 0.08], 0.012, mat('wood'));
+  }
+};
+
+const sideTable: Builder = (c, { w, h }) => {
+  const { b, style, mat } = c;
+  const r = w / 2;
+  const topMat = style.shape === 'curved' ? mat('top') : style.shape === 'square' ? mat('metal') : mat('wood');
+  b.lathe(0, 0, [[r - 0.01, h - 0.03], [r, h - 0.025], [r, h], [0, h]], 28, topMat);
+  const baseMat = style.shape === 'rolled' ? mat('wood') : mat('metal');
+  b.lathe(0, 0, [[r * 0.6, 0], [r * 0.6, 0.02], [0.03, 0.06], [0.022, h * 0.5], [0.03, h - 0.03]], 20, baseMat);
+  b.lathe(0.05, 0, [[0.04, h], [0.06, h + 0.07], [0.03, h + 0.16], [0.035, h + 0.2]], 16, mat('ceramic'));
+};
+
+const floorLamp: Builder = (c, { h }) => {
+  const { b, style, mat } = c;
+  const m = style.shape === 'rolled' || style.shape === 'curved' ? mat('metal') : style.shape === 'soft' ? mat('woodLight') : mat('metal');
+  const big = style.shape === 'curved' ? 1.35 : 1;
+  b.lathe(0, 0, [[0.15 * big, 0], [0.15 * big, 0.02], [0.04, 0.04]], 24, m);
+  b.cylinder(0, 0, 0.012, 0.03, h - 0.2, m, 8);
+  const sh = mat('shade');
+  if (style.shape === 'rolled') b.lathe(0, 0, [[0.25, h - 0.32], [0.2, h - 0.15], [0.14, h - 0.04]], 28, sh, false);
+  else if (style.shape === 'soft') b.ellipsoid([0, h - 0.18, 0], [0.2, 0.2, 0.2], sh, 10, 16);
+  else b.lathe(0, 0, [[0.22 * big, h - 0.36 * big], [0.22 * big, h]], 32, sh, false);
+};
+
+/** One leaf: a folded lanceolate blade from `base` along `dir`, `width` across at 40% of its length. */
+function leaf(b: MeshBuilder, base: Vec3, dir: Vec3, len: number, width: number, m: number): void {
+  const d = normalize(dir);
+  const side = normalize(cross(d, [0, 1, 0]));
+  const up = cross(side, d);
+  const at = (t: number, s: number, lift: number): Vec3 => [
+    base[0] + d[0] * len * t + side[0] * s + up[0] * lift,
+    base[1] + d[1] * len * t + side[1] * s + up[1] * lift,
+    base[2] + d[2] * len * t + side[2] * s + up[2] * lift,
+  ];
+  const tip = at(1, 0, -len * 0.08);
+  const mid = at(0.45, 0, width * 0.12);
+  const l = at(0.4, -width / 2, -width * 0.05);
+  const r = at(0.4, width / 2, -width * 0.05);
+  const nl = normalize(cross(sub(l, base), sub(mid, base)));
+  const nr = normalize(cross(sub(mid, base), sub(r, base)));
+  b.triangle(base, l, mid, nl, nl, nl, m);
+  b.triangle(l, tip, mid, nl, nl, nl, m);
+  b.triangle(base, mid, r, nr, nr, nr, m);
+  b.triangle(mid, tip, r, nr, nr, nr, m);
+}
+
+/** A potted plant: trunk, a few branches and leaves whose size and count depend on the style. */
+const plant: Builder = (c, { h }) => {
+  const { b, style, mat, rng } = c;
+  const potH = style.shape === 'curved' ? 0.42 : 0.34;
+  const potR = style.shape === 'curved' ? 0.2 : 0.18;
+  b.lathe(0, 0, [[potR * 0.7, 0], [potR * 0.92, 0.03], [potR, potH - 0.02], [potR * 1.04, potH]], 28, mat('pot'));
+  b.cylinder(0, 0, potR * 0.95, potH - 0.03, potH - 0.02, mat('dark'), 20);
+  const leafMat = mat('leaf');
+  // Leaf length, width and count per style: fiddle-leaf fig, ficus, olive, large-leaved palm.
+  const [len, wid, count] =
+    style.shape === 'square' ? [0.22, 0.14, 110] : style.shape === 'rolled' ? [0.13, 0.065, 240] : style.shape === 'soft' ? [0.1, 0.03, 380] : [0.4, 0.13, 60];
+  const trunkTop = h * 0.62;
+  b.rod([0, potH - 0.03, 0], [0.015, trunkTop, 0.01], 0.012, mat('trunk'));
+  const branches = 4;
+  const tips: Vec3[] = [];
+  for (let k = 0; k < branches; k++) {
+    const a = (k / branches) * Math.PI * 2 + rng() * 0.8;
+    const y0 = trunkTop * (0.75 + 0.2 * rng());
+    const tip: Vec3 = [Math.cos(a) * (0.18 + 0.1 * rng()), h * (0.82 + 0.15 * rng()), Math.sin(a) * (0.18 + 0.1 * rng())];
+    b.rod([0.01, y0, 0.005], tip, 0.007, mat('trunk'));
+    tips.push(tip);
+  }
+  tips.push([0, h, 0]);
+  for (let i = 0; i < count; i++) {
+    const t = tips[i % tips.length]!;
+    const spread = style.shape === 'curved' ? 0.15 : 0.3;
+    const base: Vec3 = [t[0] + (rng() - 0.5) * spread, t[1] - rng() * (h - trunkTop) * 0.7, t[2] + (rng() - 0.5) * spread];
+    const a = rng() * Math.PI * 2;
+    const droop = style.shape === 'curved' ? 0.3 + 0.5 * rng() : -0.2 + 0.7 * rng();
+    const dir: Vec3 = [Math.cos(a), droop, Math.sin(a)];
+    const s = 0.75 + 0.5 * rng();
+    leaf(b, base, dir, len * s, wid * s, leafMat);
+  }
+};
+
+const art: Builder = (c, { w, h }) => {
+  const { b, mat } = c;
+  b.roundedBox([0, 0, 0.02], [w / 2, h / 2, 0.02], 0.004, mat('frame'));
+  const m = 0.05;
+  b.quad([-w / 2 + m, -h / 2 + m, 0.0405], [w / 2 - m, -h / 2 + m, 0.0405], [w / 2 - m, h / 2 - m, 0.0405], [-w / 2 + m, h / 2 - m, 0.0405], [0, 0, 1], mat('art'));
+};
+
+const rug: Builder = (c, { w, d }) => {
+  c.b.roundedBox([0, 0.0075, 0], [w / 2, 0.0075, d / 2], 0.006, c.mat('rug'));
+};
+
+const nightstand: Builder = (c, { w, d, h }) => {
+  const { b, style, mat } = c;
+  const legH = style.shape === 'soft' ? 0 : 0.12;
+  const body = style.shape === 'curved' ? mat('wood') : style.shape === 'soft' ? mat('woodLight') : mat('wood');
+  b.roundedBox([0, (legH + h) / 2, 0], [w / 2, (h - legH) / 2, d / 2], 0.008, body);
+  const gap = 0.006;
+  const drawers = 2;
+  const dh = (h - legH - 0.04) / drawers;
+  for (let i = 0; i < drawers; i++) {
+    const y = legH + 0.02 + dh * (i + 0.5);
+    b.roundedBox([0, y, d / 2 + 0.004], [w / 2 - 0.025, dh / 2 - gap, 0.006], 0.003, body);
+    b.ellipsoid([0, y, d / 2 + 0.016], [0.015, 0.015, 0.01], mat('metal'), 4, 8);
+  }
+  if (legH > 0) legs(c, w / 2, d / 2, legH, 0.04);
+  // Table lamp on top.
+  const lx = -0.05;
+  b.lathe(lx, -0.02, [[0.07, h], [0.1, h + 0.06], [0.1, h + 0.18], [0.05, h + 0.28], [0.015, h + 0.32]], 20, mat('ceramic'));
+  if (style.shape === 'rolled') b.lathe(lx, -0.02, [[0.2, h + 0.3], [0.11, h + 0.55]], 24, mat('shade'), false);
+  else b.lathe(lx, -0.02, [[0.17, h + 0.3], [0.17, h + 0.55]], 24, mat('shade'), false);
+  b.box([0.12, h + 0.015, 0.05], [0.1, 0.015, 0.07], mat('bookB'));
+};
+
+const bed: Builder = (c, { w, d, h }) => {
+  const { b, style, mat } = c;
+  const frameMat = style.shape === 'rolled' ? mat('wood') : style.shape === 'soft' ? mat('woodLight') : mat('upholstery');
+  const legH = style.shape === 'soft' ? 0.02 : 0.1;
+  b.roundedBox([0, (legH + 0.32) / 2, 0.02], [w / 2, (0.32 - legH) / 2, d / 2 - 0.02], 0.02, frameMat);
+  if (legH > 0.05) legs(c, w / 2, d / 2, legH, 0.08);
+  else b.box([0, legH / 2, 0], [w / 2 - 0.1, legH / 2, d / 2 - 0.1], mat('dark'));
+  b.roundedBox([0, 0.44, 0.02], [w / 2 - 0.03, 0.12, d / 2 - 0.05], 0.06, mat('bedding'));
+  b.roundedBox([0, 0.43, 0.22], [w / 2 + 0.02, 0.145, d / 2 - 0.2], 0.06, mat('bedding'), 0.03);
+  b.roundedBox([0, 0.45, d / 2 - 0.3], [w / 2 + 0.035, 0.14, 0.3], 0.05, mat('throw'), 0.02);
+  const pw = w / 4 - 0.03;
+  for (const sx of [-1, 1]) {
+    b.roundedBox([sx * (w / 4), 0.62, -d / 2 + 0.22], [pw, 0.08, 0.18], 0.07, mat('bedding'), 0.02);
+    if (style.shape !== 'soft') b.roundedBox([sx * (w / 4 - 0.02), 0.78, -d / 2 + 0.14], [pw - 0.04, 0.2, 0.06], 0.07, mat(sx < 0 ? 'pillowA' : 'pillowB'), 0.02);
+  }
+  const hbTop = h + (style.shape === 'curved' ? 0.3 : style.shape === 'rolled' ? 0.15 : 0);
+  const hbZ = -d / 2 - 0.04;
+  if (style.shape === 'curved') {
+    const n = 9;
+    const cw = (w + 0.1) / n;
+    for (let i = 0; i < n; i++) {
+      b.roundedBox([-(w + 0.1) / 2 + cw * (i + 0.5), hbTop / 2 + 0.05, hbZ], [cw / 2 - 0.004, hbTop / 2 - 0.05, 0.06], 0.05, mat('upholstery'));
+    }
+  } else if (style.shape === 'rolled') {
+    b.roundedBox([0, (0.3 + hbTop) / 2, hbZ], [w / 2, (hbTop - 0.3) / 2, 0.035], 0.02, mat('wood'));
+    for (const sx of [-1, 1]) b.lathe(sx * (w / 2 + 0.04), hbZ, [[0.045, 0], [0.045, hbTop], [0.06, hbTop + 0.03], [0.0, hbTop + 0.1]], 12, mat('wood'));
+  } else {
+    b.roundedBox([0, hbTop / 2, hbZ], [w / 2 + 0.05, hbTop / 2, 0.05], style.shape === 'soft' ? 0.04 : 0.02, frameMat);
+  }
+};
+
+const bench: Builder = (c, { w, d, h }) => {
+  const { b, mat } = c;
+  b.roundedBox([0, h - 0.06, 0], [w / 2, 0.06, d / 2], 0.03, mat('chairFabric'), 0.01);
+  legs(c, w / 2, d / 2, h - 0.11, 0.05);
+};
+
+const diningTable: Builder = (c, { w, d, h }) => {
+  const { b, style, mat } = c;
+  b.roundedBox([0, h - 0.025, 0], [w / 2, 0.025, d / 2], 0.008, mat('top'));
+  if (style.shape === 'curved') {
+    for (const sx of [-1, 1]) b.lathe(sx * w * 0.28, 0, [[0.25, 0], [0.25, 0.03], [0.07, 0.1], [0.06, h - 0.1], [0.2, h - 0.05]], 24, mat('metal'));
+  } else {
+    legs(c, w / 2, d / 2, h - 0.05, 0.08);
+    if (style.shape !== 'square') b.box([0, h - 0.09, 0], [w / 2 - 0.06, 0.04, d / 2 - 0.06], mat('wood'));
+  }
+  // Centrepiece: a vase with branches or a bowl.
+  b.lathe(0, 0, [[0.05, h], [0.09, h + 0.1], [0.05, h + 0.22], [0.04, h + 0.26]], 18, mat('ceramic'));
+  for (let i = 0; i < 7; i++) {
+    const a = (i / 7) * Math.PI * 2;
+    b.ellipsoid([Math.cos(a) * 0.09, h + 0.34 + 0.05 * Math.sin(a * 3), Math.sin(a) * 0.09], [0.05, 0.035, 0.012], mat('leaf'), 4, 6);
+  }
+};
+
+const roundTable: Builder = (c, { w, h }) => {
+  const { b, style, mat } = c;
+  const r = w / 2;
+  b.lathe(0, 0, [[r - 0.01, h - 0.035], [r, h - 0.03], [r, h], [0, h]], 36, mat('top'));
+  b.lathe(0, 0, [[0.24, 0], [0.24, 0.025], [0.05, 0.08], [0.045, h - 0.1], [0.15, h - 0.035]], 24, style.shape === 'rolled' || style.shape === 'soft' ? mat('wood') : mat('metal'));
+  b.lathe(0.05, 0.02, [[0.04, h], [0.12, h + 0.06], [0.14, h + 0.08]], 24, mat('ceramic'), false);
+  for (let i = 0; i < 4; i++) b.ellipsoid([0.05 + 0.04 * Math.cos(i * 1.7), h + 0.06, 0.02 + 0.04 * Math.sin(i * 1.7)], [0.035, 0.035, 0.035], mat('pillowB'), 5, 8);
+};
+
+const chair: Builder = (c, { w, d, h }) => {
+  const { b, style, mat } = c;
+  const seat = 0.46;
+  b.roundedBox([0, seat - 0.03, 0.01], [w / 2, 0.035, d / 2 - 0.01], 0.02, mat('chairFabric'), 0.008);
+  legs(c, w / 2, d / 2, seat - 0.06, 0.04);
+  const backMat = style.shape === 'square' || style.shape === 'soft' ? mat('wood') : mat('chairFabric');
+  const backH = style.shape === 'curved' || style.shape === 'rolled' ? h : h - 0.05;
+  b.roundedBox([0, (seat + backH) / 2 + 0.03, -d / 2 + 0.03], [w / 2 - 0.02, (backH - seat) / 2 - 0.03, 0.025], 0.02, backMat);
+  for (const sx of [-1, 1]) b.rod([sx * (w / 2 - 0.04), seat, -d / 2 + 0.04], [sx * (w / 2 - 0.04), seat + 0.1, -d / 2 + 0.035], 0.012, backMat);
+};
+
+/** Built from its rim (local y 0, lifted by the layout) up to the ceiling. */
+const pendant: Builder = (c, { w, h }) => {
+  const { b, style, mat, ceiling, lift } = c;
+  const bottom = 0;
+  b.cylinder(0, 0, 0.004, bottom + h - 0.02, ceiling - lift, mat('dark'), 6);
+  const r = w / 2;
+  if (style.shape === 'soft') b.ellipsoid([0, bottom + r, 0], [r, r, r], mat('shade'), 10, 18);
+  else b.lathe(0, 0, [[r, bottom], [r * 0.85, bottom + h * 0.5], [0.05, bottom + h]], 28, style.shape === 'rolled' ? mat('shade') : mat('metal'));
+};
+
+const sideboard: Builder = (c, { w, d, h }) => {
+  const { b, style, mat } = c;
+  const legH = 0.14;
+  const body = style.shape === 'soft' ? mat('woodLight') : mat('wood');
+  b.roundedBox([0, (legH + h) / 2, 0], [w / 2, (h - legH) / 2, d / 2], 0.008, body);
+  const doors = 4;
+  const dw = w / doors;
+  for (let i = 0; i < doors; i++) {
+    b.roundedBox([-w / 2 + dw * (i + 0.5), (legH + h) / 2, d / 2 + 0.004], [dw / 2 - 0.006, (h - legH) / 2 - 0.025, 0.006], 0.003, body);
+  }
+  legs(c, w / 2, d / 2, legH, 0.05);
+  b.lathe(-w * 0.3, 0, [[0.06, h], [0.1, h + 0.12], [0.05, h + 0.3], [0.06, h + 0.34]], 18, mat('ceramic'));
+  b.lathe(w * 0.2, 0, [[0.04, h], [0.14, h + 0.06], [0.16, h + 0.08]], 24, mat('metal'), false);
+};
+
+const desk: Builder = (c, { w, d, h }) => {
+  const { b, mat } = c;
+  b.roundedBox([0, h - 0.02, 0], [w / 2, 0.02, d / 2], 0.006, mat('top'));
+  legs(c, w / 2, d / 2, h - 0.04, 0.05);
+  b.box([w / 2 - 0.25, h - 0.1, 0], [0.2, 0.06, d / 2 - 0.04], mat('wood'));
+  b.lathe(-w / 2 + 0.18, -d / 2 + 0.15, [[0.08, h], [0.08, h + 0.02], [0.012, h + 0.03], [0.012, h + 0.42]], 16, mat('metal'));
+  b.lathe(-w / 2 + 0.18, -d / 2 + 0.15, [[0.13, h + 0.36], [0.04, h + 0.5]], 20, mat('shade'), false);
+  b.box([0.05, h + 0.01, -0.05], [0.18, 0.01, 0.12], mat('dark'));
+  b.box([0.25, h + 0.02, -d / 2 + 0.15], [0.12, 0.02, 0.09], mat('bookA'));
+};
+
+const officeChair: Builder = (c, { w, d, h }) => {
+  const { b, mat } = c;
+  for (let k = 0; k < 5; k++) {
+    const a = (k / 5) * Math.PI * 2;
+    b.rod([0, 0.09, 0], [Math.cos(a) * w * 0.45, 0.04, Math.sin(a) * w * 0.45], 0.018, mat('metal'));
+    b.ellipsoid([Math.cos(a) * w * 0.45, 0.025, Math.sin(a) * w * 0.45], [0.025, 0.025, 0.025], mat('dark'), 4, 6);
+  }
+  b.cylinder(0, 0, 0.025, 0.09, 0.42, mat('metal'), 10);
+  b.roundedBox([0, 0.46, 0.02], [w / 2 - 0.05, 0.05, d / 2 - 0.05], 0.04, mat('chairFabric'), 0.01);
+  b.roundedBox([0, (0.55 + h) / 2 + 0.02, -d / 2 + 0.07], [w / 2 - 0.07, (h - 0.55) / 2, 0.04], 0.04, mat('chairFabric'));
+};
+
+const shelf: Builder = (c, { w, d, h }) => {
+  const { b, mat, rng } = c;
+  const m = mat('woodLight');
+  const t = 0.022;
+  for (const sx of [-1, 1]) b.box([sx * (w / 2 - t / 2), h / 2, 0], [t / 2, h / 2, d / 2], m);
+  const levels = 5;
+  for (let i = 0; i <= levels; i++) {
+    const y = i === 0 ? 0.05 : (h - t / 2) * (i / levels);
+    b.box([0, y, 0], [w / 2 - t, t / 2, d / 2], m);
+    if (i === levels) continue;
+    let x = -w / 2 + t + 0.02;
+    const roles: Role[] = ['bookA', 'bookB', 'bookC'];
+    const stop = w / 2 - t - (rng() < 0.5 ? 0.25 : 0.05);
+    while (x < stop) {
+      const bw = 0.02 + rng() * 0.025;
+      const bh = 0.18 + rng() * 0.08;
+      b.box([x + bw / 2, y + t / 2 + bh / 2, 0.02], [bw / 2 - 0.001, bh / 2, d / 2 - 0.06], mat(roles[Math.floor(rng() * 3)]!));
+      x += bw;
+    }
+  }
+};
+
+export const BUILDERS: Record<PieceKind, Builder> = {
+  rug,
+  sofa,
+  coffeeTable,
+  armchair,
+  sideTable,
+  floorLamp,
+  plant,
+  art,
+  bed,
+  nightstand,
+  bench,
+  diningTable,
+  roundTable,
+  chair,
+  pendant,
+  sideboard,
+  desk,
+  officeChair,
+  shelf,
+};

@@ -1,0 +1,41 @@
+/**
+ * The embedded local staging engine (issue 4): furnishes a photo of an empty room offline.
+ *
+ * pipeline.ts  decode (auto-orient, any colour space) -> analyse at 640 px -> layout -> render at
+ *              <= 1600 px -> composite onto the full-size photo -> JPEG
+ * analyze.ts   line segments (lines.ts), vanishing point, horizon, yaw and focal (vanishing.ts),
+ *              room box fit (roombox.ts), windows, doors and blocked wall stretches, floor gloss
+ * layout.ts    per room type, pieces in metres against the best plain wall, with the rules
+ *              (inside the floor, clear of openings and each other, in frame, foreground empty)
+ * furniture.ts parametric meshes per piece and style (mesh.ts), styles.ts palettes and grades,
+ *              materials.ts procedural textures
+ * render.ts    lighting from the photo, shading, floor/wall shadows (shadows.ts, shadowmap.ts),
+ *              floor reflections; raster.ts is the tiled 16-sample z-buffer rasteriser
+ * composite.ts edge blur and grain matched to the photo, shadows, style grade
+ * thread.ts    the same on a worker thread (worker-boot.mjs, worker-entry.ts)
+ * synthetic.ts empty box rooms with a known camera, for tests and sample renders
+ */
+import type { StageInput, StageOutput, StagingEngine } from '../engine.ts';
+import { parseStageInput, stageToJpeg } from './pipeline.ts';
+import { ThreadedLocalEngine } from './thread.ts';
+
+export { RENDER_LONG_SIDE, stageDetailed, stageToJpeg, type StagedDetail } from './pipeline.ts';
+export { ThreadedLocalEngine } from './thread.ts';
+
+/** The local engine on the calling thread. */
+export class LocalStagingEngine implements StagingEngine {
+  readonly name = 'local';
+
+  async stage(input: StageInput): Promise<StageOutput> {
+    const { image, style, roomType, signal } = parseStageInput(input);
+    return { image: await stageToJpeg(image, style, roomType, signal), contentType: 'image/jpeg' };
+  }
+}
+
+/**
+ * The local engine; with `thread` (the default) it stages on a worker thread so the server's
+ * event loop stays responsive. Both give identical bytes.
+ */
+export function createLocalEngine(options: { thread?: boolean } = {}): StagingEngine & { close?: () => Promise<void> } {
+  return options.thread === false ? new LocalStagingEngine() : new ThreadedLocalEngine();
+}

@@ -1,0 +1,481 @@
+import type { RoomType } from '@roomstager/contracts';
+import type { Opening, RoomModel, WallId } from './analyze.ts';
+import { pieceSize, type PieceKind, type Size } from './furniture.ts';
+import type { StyleDef } from './styles.ts';
+import { clamp } from './vec.ts';
+
+/** One piece placed in the room, in metres. */
+export interface Placement {
+  kind: PieceKind;
+  x: number;
+  z: number;
+  yaw: number;
+  size: Size;
+  /** Height of the piece's origin above the floor (wall art). */
+  lift: number;
+}
+
+type Pt = [number, number];
+
+/** Footprint corners (x, z) of a placement. */
+export function footprint(p: Placement): Pt[] {
+  const c = Math.cos(p.yaw);
+  const s = Math.sin(p.yaw);
+  const hw = p.size.w / 2;
+  const hd = p.size.d / 2;
+  return [
+    [-hw, -hd],
+    [hw, -hd],
+    [hw, hd],
+    [-hw, hd],
+  ].map(([lx, lz]) => [p.x + c * lx! + s * lz!, p.z - s * lx! + c * lz!]);
+}
+
+const onFloor = (k: PieceKind) => k !== 'rug' && k !== 'art' && k !== 'pendant';
+
+/** Separating-axis test for two convex polygons. */
+export function polygonsOverlap(a: Pt[], b: Pt[], gap = 0): boolean {
+  for (const poly of [a, b]) {
+    for (let i = 0; i < poly.length; i++) {
+      const p = poly[i]!;
+      const q = poly[(i + 1) % poly.length]!;
+      const nx = -(q[1] - p[1]);
+      const nz = q[0] - p[0];
+      const len = Math.hypot(nx, nz) || 1;
+      let amin = Infinity;
+      let amax = -Infinity;
+      let bmin = Infinity;
+      let bmax = -Infinity;
+      for (const v of a) {
+        const d = (v[0] * nx + v[1] * nz) / len;
+        amin = Math.min(amin, d);
+        amax = Math.max(amax, d);
+      }
+      for (const v of b) {
+        const d = (v[0] * nx + v[1] * nz) / len;
+        bmin = Math.min(bmin, d);
+        bmax = Math.max(bmax, d);
+      }
+      if (amax + gap <= bmin || bmax + gap <= amin) return false;
+    }
+  }
+  return true;
+}
+
+/** The floor area kept clear in front of an opening, as a polygon. */
+export function openingZone(room: RoomModel, o: Opening): Pt[] {
+  const depth = o.kind === 'door' ? 0.9 : 0.4;
+  const { left, right, back } = room.box;
+  const a = o.from - 0.1;
+  const b = o.to + 0.1;
+  if (o.wall === 'left') return [[left, a], [left + depth, a], [left + depth, b], [left, b]];
+  if (o.wall === 'right') return [[right - depth, a], [right, a], [right, b], [right - depth, b]];
+  return [[a, back - depth], [b, back - depth], [b, back], [a, back]];
+}
+
+/** Pixel box of a placement's 3D bounds at the analysis camera. */
+function imageBox(room: RoomModel, p: Placement): { u0: number; v0: number; u1: number; v1: number } | null {
+  let u0 = Infinity;
+  let v0 = Infinity;
+  let u1 = -Infinity;
+  let v1 = -Infinity;
+  // Art hangs centred on its lift; everything else stands on it.
+  const y0 = p.kind === 'art' ? p.lift - p.size.h / 2 : p.lift;
+  for (const [x, z] of footprint(p)) {
+    for (const y of [y0, y0 + p.size.h]) {
+      const q = room.camera.project([x, y, z]);
+      if (q.depth < 0.3) return null;
+      u0 = Math.min(u0, q.u);
+      v0 = Math.min(v0, q.v);
+      u1 = Math.max(u1, q.u);
+      v1 = Math.max(v1, q.v);
+    }
+  }
+  return { u0, v0, u1, v1 };
+}
+
+function openingImageBox(room: RoomModel, o: Opening): { u0: number; v0: number; u1: number; v1: number } {
+  const { left, right, back } = room.box;
+  const at = (a: number, y: number): [number, number, number] =>
+    o.wall === 'left' ? [left, y, a] : o.wall === 'right' ? [right, y, a] : [a, y, back];
+  let u0 = Infinity;
+  let v0 = Infinity;
+  let u1 = -Infinity;
+  let v1 = -Infinity;
+  for (const a of [o.from, o.to]) {
+    for (const y of [o.bottom, o.top]) {
+      const q = room.camera.project(at(a, y));
+      const u = q.depth > 0.1 ? q.u : q.u < room.camera.p.cx ? -1e4 : 1e4;
+      u0 = Math.min(u0, u);
+      v0 = Math.min(v0, q.v);
+      u1 = Math.max(u1, u);
+      v1 = Math.max(v1, q.v);
+    }
+  }
+  return { u0, v0, u1, v1 };
+}
+
+/** Distance of a floor point from a wall, and the position along that wall. */
+function wallCoords(room: RoomModel, wall: WallId, x: number, z: number): { dist: number; along: number } {
+  const { left, right, back } = room.box;
+  if (wall === 'left') return { dist: x - left, along: z };
+  if (wall === 'right') return { dist: right - x, along: z };
+  return { dist: back - z, along: x };
+}
+
+const TABLES: ReadonlyArray<PieceKind> = ['diningTable', 'roundTable', 'desk'];
+/** Chairs are tucked under their table, so their footprints may overlap it. */
+function tucked(a: PieceKind, b: PieceKind): boolean {
+  const chair = (k: PieceKind) => k === 'chair' || k === 'officeChair';
+  return (chair(a) && TABLES.includes(b)) || (chair(b) && TABLES.includes(a));
+}
+
+/** Every rule a placement must satisfy; reasons are for tests and debugging. */
+export function violation(room: RoomModel, p: Placement, placed: Placement[]): string | null {
+  const { left, right, back } = room.box;
+  const fp = footprint(p);
+  const W = room.camera.p.width;
+  const H = room.camera.p.height;
+  const wallPiece = p.kind === 'art';
+  if (!wallPiece) {
+    for (const [x, z] of fp) {
+      if (x < left + 0.02 || x > right - 0.02 || z > back - 0.02) return 'outside floor';
+      if (z < 0.6) return 'behind camera';
+    }
+  }
+  const box = imageBox(room, p);
+  if (!box) return 'behind camera';
+  const sideMargin = p.kind === 'rug' ? -0.05 * W : 0.02 * W;
+  if (box.u0 < sideMargin || box.u1 > W - sideMargin || box.v0 < 0.01 * H) return 'out of frame';
+  if (box.v1 > (p.kind === 'rug' ? 1 : 0.985) * H) return 'out of frame';
+  if (p.kind !== 'rug' && !wallPiece) {
+    // The camera's foreground stays empty; big pieces keep further back.
+    const depth = room.camera.toCamera([p.x, 0, p.z])[2];
+    if (depth < (p.size.w > 1.5 ? 2.4 : 1.8)) return 'camera foreground';
+  }
+  for (const o of room.openings) {
+    if (!wallPiece && onFloor(p.kind)) {
+      const blocks = o.kind === 'door' || p.size.h + p.lift > o.bottom - 0.05;
+      if (blocks && polygonsOverlap(fp, openingZone(room, o))) return `in front of ${o.kind}`;
+    }
+    if (p.kind === 'rug') continue;
+    const ob = openingImageBox(room, o);
+    const iw = Math.min(box.u1, ob.u1) - Math.max(box.u0, ob.u0);
+    const ih = Math.min(box.v1, ob.v1) - Math.max(box.v0, ob.v0);
+    const area = Math.max(1, (ob.u1 - ob.u0) * (ob.v1 - ob.v0));
+    if (iw > 0 && ih > 0 && (iw * ih) / area > 0.08) return `hides ${o.kind}`;
+  }
+  for (const wall of room.walls) {
+    for (const [x, z] of fp) {
+      const { dist, along } = wallCoords(room, wall.id, x, z);
+      if (dist > 0.35) continue;
+      if (wall.blocked.some(([a, b]) => along > a - 0.05 && along < b + 0.05)) return 'against blocked wall';
+    }
+  }
+  for (const q of placed) {
+    if (p.kind === 'rug' || q.kind === 'rug') continue;
+    if (wallPiece !== (q.kind === 'art')) continue;
+    if (!wallPiece && (!onFloor(p.kind) || !onFloor(q.kind))) continue;
+    if (wallPiece) {
+      const a = imageBox(room, p);
+      const b = imageBox(room, q);
+      if (a && b && a.u0 < b.u1 && b.u0 < a.u1 && a.v0 < b.v1 && b.v0 < a.v1) return 'overlaps art';
+      continue;
+    }
+    if (tucked(p.kind, q.kind)) continue;
+    if (polygonsOverlap(fp, footprint(q), 0.03)) return `overlaps ${q.kind}`;
+  }
+  return null;
+}
+
+/** A piece of a group, positioned in the anchor's frame: s along the wall, o out from it. */
+interface Slot {
+  kind: PieceKind;
+  s: number;
+  o: number;
+  yaw: number;
+  weight: number;
+  lift?: number;
+  size?: Size;
+  /** Alternative side positions tried in order when the first is not valid. */
+  alt?: number[];
+}
+
+interface Group {
+  anchor: PieceKind;
+  slots: Slot[];
+}
+
+function groupFor(roomType: RoomType, style: StyleDef, ceiling: number): Group {
+  const sz = (k: PieceKind) => pieceSize(k, style);
+  const artLift = (top: number, h: number) => Math.min(ceiling - 0.35 - h / 2, top + 0.25 + h / 2);
+  switch (roomType) {
+    case 'bedroom': {
+      const bed = sz('bed');
+      const ns = sz('nightstand');
+      const art = { ...sz('art'), w: Math.min(1.2, bed.w * 0.7), h: 0.55 };
+      const hb = bed.h + (style.shape === 'curved' ? 0.3 : style.shape === 'rolled' ? 0.15 : 0);
+      return {
+        anchor: 'bed',
+        slots: [
+          { kind: 'rug', s: 0, o: bed.d * 0.62, yaw: 0, weight: 2, size: { ...sz('rug'), w: bed.w + 1.1, d: 1.9 } },
+          { kind: 'bed', s: 0, o: bed.d / 2 + 0.1, yaw: 0, weight: 10 },
+          { kind: 'nightstand', s: bed.w / 2 + 0.1 + ns.w / 2, o: ns.d / 2 + 0.03, yaw: 0, weight: 2 },
+          { kind: 'nightstand', s: -(bed.w / 2 + 0.1 + ns.w / 2), o: ns.d / 2 + 0.03, yaw: 0, weight: 2 },
+          { kind: 'bench', s: 0, o: bed.d + 0.12 + sz('bench').d / 2, yaw: 0, weight: 1 },
+          { kind: 'art', s: 0, o: 0, yaw: 0, weight: 1, lift: artLift(hb, art.h), size: art },
+          { kind: 'plant', s: bed.w / 2 + 0.95, o: 0.35, yaw: 0, weight: 1, alt: [-(bed.w / 2 + 0.95)] },
+        ],
+      };
+    }
+    case 'office': {
+      const desk = sz('desk');
+      const shelf = sz('shelf');
+      return {
+        anchor: 'desk',
+        slots: [
+          { kind: 'desk', s: 0, o: desk.d / 2 + 0.03, yaw: 0, weight: 10 },
+          { kind: 'officeChair', s: 0.05, o: desk.d + 0.2, yaw: Math.PI + 0.25, weight: 4 },
+          { kind: 'shelf', s: desk.w / 2 + 0.35 + shelf.w / 2, o: shelf.d / 2 + 0.02, yaw: 0, weight: 3, alt: [-(desk.w / 2 + 0.35 + shelf.w / 2)] },
+          { kind: 'plant', s: -(desk.w / 2 + 0.4), o: 0.35, yaw: 0, weight: 1, alt: [desk.w / 2 + 0.4] },
+          { kind: 'art', s: 0, o: 0, yaw: 0, weight: 1, lift: artLift(desk.h + 0.45, 0.5), size: { ...sz('art'), w: 0.8, h: 0.5 } },
+        ],
+      };
+    }
+    case 'dining_room':
+    case 'kitchen': {
+      const table = roomType === 'kitchen' ? sz('roundTable') : sz('diningTable');
+      const kind: PieceKind = roomType === 'kitchen' ? 'roundTable' : 'diningTable';
+      const ch = sz('chair');
+      const gapOut = 1.0;
+      const tableO = table.d / 2 + gapOut + 0.2;
+      const slots: Slot[] = [
+        { kind: 'rug', s: 0, o: tableO, yaw: 0, weight: 2, size: { ...sz('rug'), w: table.w + 1.3, d: table.d + 1.3 } },
+        { kind, s: 0, o: tableO, yaw: 0, weight: 10 },
+      ];
+      const perSide = roomType === 'kitchen' ? 1 : table.w > 1.7 ? 3 : 2;
+      for (const side of [-1, 1]) {
+        for (let i = 0; i < perSide; i++) {
+          const s = perSide === 1 ? 0 : (i - (perSide - 1) / 2) * (table.w / perSide);
+          slots.push({ kind: 'chair', s, o: tableO + side * (table.d / 2 + ch.d / 2 - 0.08), yaw: side > 0 ? Math.PI : 0, weight: 1.5 });
+        }
+      }
+      slots.push({ kind: 'pendant', s: 0, o: tableO, yaw: 0, weight: 0.5, lift: PENDANT_HEIGHT });
+      if (roomType === 'dining_room') slots.push({ kind: 'plant', s: table.w / 2 + 0.6, o: 0.35, yaw: 0, weight: 1, alt: [-(table.w / 2 + 0.6)] });
+      else slots.push({ kind: 'plant', s: table.w / 2 + 0.5, o: 0.3, yaw: 0, weight: 1, alt: [-(table.w / 2 + 0.5)] });
+      return { anchor: kind, slots };
+    }
+    default: {
+      const sofa = sz('sofa');
+      const ct = sz('coffeeTable');
+      const ac = sz('armchair');
+      const art = { ...sz('art'), w: Math.min(1.3, sofa.w * 0.55) };
+      const ctO = sofa.d + 0.42 + ct.d / 2;
+      return {
+        anchor: 'sofa',
+        slots: [
+          { kind: 'rug', s: 0, o: sofa.d * 0.75 + 0.7, yaw: 0, weight: 2, size: { ...sz('rug'), w: Math.min(sofa.w + 0.3, 2.6), d: 1.7 } },
+          { kind: 'sofa', s: 0, o: sofa.d / 2 + 0.04, yaw: 0, weight: 10 },
+          { kind: 'coffeeTable', s: 0, o: ctO, yaw: 0, weight: 3 },
+          { kind: 'armchair', s: sofa.w / 2 + 0.2 + ac.w / 2, o: ctO + 0.1, yaw: -Math.PI / 2 + 0.25, weight: 2, alt: [-(sofa.w / 2 + 0.2 + ac.w / 2)] },
+          { kind: 'sideTable', s: -(sofa.w / 2 + 0.3), o: 0.3, yaw: 0, weight: 1, alt: [sofa.w / 2 + 0.3] },
+          { kind: 'floorLamp', s: sofa.w / 2 + 0.3, o: 0.3, yaw: 0, weight: 1, alt: [-(sofa.w / 2 + 0.3)] },
+          { kind: 'plant', s: -(sofa.w / 2 + 0.85), o: 0.33, yaw: 0, weight: 1, alt: [sofa.w / 2 + 0.85] },
+          { kind: 'art', s: 0, o: 0, yaw: 0, weight: 1, lift: artLift(sofa.h, art.h), size: art },
+        ],
+      };
+    }
+  }
+}
+
+/** Whether a companion piece, standing nearer the camera, would cover much of the group's main piece. */
+function hidesAnchor(room: RoomModel, p: Placement, placed: Placement[], anchor: PieceKind): boolean {
+  if (['rug', 'art', 'pendant', 'chair', 'officeChair', anchor].includes(p.kind)) return false;
+  const main = placed.find((q) => q.kind === anchor);
+  if (!main) return false;
+  const a = imageBox(room, p);
+  const b = imageBox(room, main);
+  if (!a || !b) return false;
+  if (room.camera.toCamera([p.x, 0, p.z])[2] >= room.camera.toCamera([main.x, 0, main.z])[2]) return false;
+  const iw = Math.min(a.u1, b.u1) - Math.max(a.u0, b.u0);
+  const ih = Math.min(a.v1, b.v1) - Math.max(a.v0, b.v0);
+  return iw > 0 && ih > 0 && (iw * ih) / Math.max(1, (b.u1 - b.u0) * (b.v1 - b.v0)) > 0.3;
+}
+
+/** Height of a pendant shade's rim above the floor (over a dining table). */
+const PENDANT_HEIGHT = 1.6;
+
+const FAR_SIDE: ReadonlyArray<PieceKind> = ['armchair', 'floorLamp', 'plant', 'shelf'];
+
+/** Whether a tall companion would stand well in front of the group, alone in the foreground. */
+function standsForward(room: RoomModel, p: Placement, placed: Placement[], anchor: PieceKind): boolean {
+  const main = placed.find((q) => q.kind === anchor);
+  if (!main || !FAR_SIDE.includes(p.kind)) return false;
+  const depth = (q: Placement) => room.camera.toCamera([q.x, 0, q.z])[2];
+  return depth(p) < depth(main) - 0.8;
+}
+
+/** Wall frames: origin on the wall at `along`, yaw so that local +Z points into the room. */
+function wallFrame(room: RoomModel, wall: WallId, along: number): { x: number; z: number; yaw: number } {
+  const { left, right, back } = room.box;
+  if (wall === 'left') return { x: left, z: along, yaw: Math.PI / 2 };
+  if (wall === 'right') return { x: right, z: along, yaw: -Math.PI / 2 };
+  return { x: along, z: back, yaw: Math.PI };
+}
+
+function place(frame: { x: number; z: number; yaw: number }, slot: Slot, s: number, style: StyleDef): Placement {
+  const c = Math.cos(frame.yaw);
+  const n = Math.sin(frame.yaw);
+  const size = slot.size ?? pieceSize(slot.kind, style);
+  // A piece moved to the other side of the group turns to face it from there.
+  const yaw = slot.s !== 0 && Math.sign(s) !== Math.sign(slot.s) ? -slot.yaw : slot.yaw;
+  return {
+    kind: slot.kind,
+    x: frame.x + c * s + n * slot.o,
+    z: frame.z - n * s + c * slot.o,
+    yaw: frame.yaw + yaw,
+    size,
+    lift: slot.lift ?? 0,
+  };
+}
+
+function placeGroup(room: RoomModel, group: Group, frame: { x: number; z: number; yaw: number }, style: StyleDef, mirror: number): { placed: Placement[]; score: number } | null {
+  const placed: Placement[] = [];
+  let score = 0;
+  for (const slot of group.slots) {
+    if (style.omit.includes(slot.kind)) continue;
+    const sides = [slot.s * mirror, ...(slot.alt ?? []).map((a) => a * mirror)];
+    const options = sides.map((s) => place(frame, slot, s, style)).filter((p) => !violation(room, p, placed));
+    // Tall companions go to the far side, where they frame the group instead of hiding it.
+    if (FAR_SIDE.includes(slot.kind)) options.sort((a, b) => room.camera.toCamera([b.x, 0, b.z])[2] - room.camera.toCamera([a.x, 0, a.z])[2]);
+    const ok = options.find((p) => !hidesAnchor(room, p, placed, group.anchor) && !standsForward(room, p, placed, group.anchor)) ?? null;
+    if (!ok) {
+      if (slot.kind === group.anchor) return null;
+      continue;
+    }
+    placed.push(ok);
+    score += slot.weight;
+  }
+  return { placed, score };
+}
+
+/**
+ * Chooses where the room type's group goes: every visible, plain stretch of wall is tried for
+ * the anchor piece (sofa, bed, desk, or the dining table's wall side) and the arrangement that
+ * places the most important pieces, in the photo's mid-ground, wins. When no wall works the
+ * group floats in the middle of the visible floor, shrunk if needed, so there is always a layout.
+ */
+export function layoutRoom(room: RoomModel, roomType: RoomType, style: StyleDef): Placement[] {
+  const group = groupFor(roomType, style, room.box.ceiling);
+  const cam = room.camera;
+  const nearFloor = cam.floorPoint(cam.p.cx, cam.p.height * 0.98);
+  const zNear = nearFloor ? nearFloor[2] : 1.5;
+  const zTarget = clamp(zNear + 0.55 * (room.box.back - zNear), 3, 6.5);
+  let best: { placed: Placement[]; score: number } | null = null;
+  for (const wall of room.walls) {
+    for (let a = wall.visibleFrom + 0.3; a <= wall.visibleTo - 0.3; a += 0.1) {
+      const frame = wallFrame(room, wall.id, a);
+      for (const mirror of [1, -1]) {
+        const r = placeGroup(room, group, frame, style, mirror);
+        if (!r) continue;
+        const anchor = r.placed.find((p) => p.kind === group.anchor);
+        if (!anchor) continue;
+        const depth = cam.toCamera([anchor.x, 0, anchor.z])[2];
+        const backBonus = wall.id === 'back' && room.box.back < 6 ? 0.8 : 0;
+        // Prefer walls whose floor line is clearly seen: furniture against a guessed wall floats.
+        const evidence = 4 * room.box.evidence[wall.id];
+        const score = r.score - 0.9 * Math.abs(depth - zTarget) + backBonus + 0.4 * freeRun(wall, a) + evidence;
+        if (!best || score > best.score + 1e-9) best = { placed: r.placed, score };
+      }
+    }
+  }
+  if (best) return best.placed;
+  return floatingLayout(room, group, style, zTarget);
+}
+
+/** Length of plain wall around `along` (capped), so the largest free wall is preferred. */
+function freeRun(wall: { visibleFrom: number; visibleTo: number; blocked: Array<[number, number]> }, along: number): number {
+  let lo = wall.visibleFrom;
+  let hi = wall.visibleTo;
+  for (const [a, b] of wall.blocked) {
+    if (b <= along) lo = Math.max(lo, b);
+    else if (a >= along) hi = Math.min(hi, a);
+    else return 0;
+  }
+  return Math.min(5, hi - lo);
+}
+
+function floatingLayout(room: RoomModel, group: Group, style: StyleDef, zTarget: number): Placement[] {
+  const { left, right, back } = room.box;
+  const x = (left + right) / 2;
+  for (const shrink of [1, 0.8, 0.65]) {
+    for (const z of [zTarget, zTarget + 1, zTarget - 0.6, zTarget + 2]) {
+      const frame = { x, z: Math.min(z, back - 0.5), yaw: Math.PI };
+      const scaled: Group = {
+        anchor: group.anchor,
+        slots: group.slots.map((s) => ({ ...s, s: s.s * shrink, o: s.o * shrink - 0.9, size: scaleSize(s.size ?? pieceSize(s.kind, style), shrink) })),
+      };
+      const r = placeGroup(room, scaled, frame, style, 1);
+      if (r) return r.placed;
+    }
+  }
+  return greedyLayout(room, group, style, zTarget);
+}
+
+/**
+ * Last resort for cramped or odd floors: each of a few pieces goes to the first valid spot on
+ * a grid over the floor, nearest the target depth first, so every rule still holds.
+ */
+function greedyLayout(room: RoomModel, group: Group, style: StyleDef, zTarget: number): Placement[] {
+  const { left, right, back } = room.box;
+  const placed: Placement[] = [];
+  // First choice: a smaller main piece with its back to a wall, on its own.
+  const anchorSlot = group.slots.find((s) => s.kind === group.anchor);
+  if (anchorSlot) {
+    let best: { p: Placement; score: number } | null = null;
+    for (const wall of room.walls) {
+      for (let a = wall.visibleFrom; a <= wall.visibleTo; a += 0.1) {
+        const frame = wallFrame(room, wall.id, a);
+        const size = scaleSize(anchorSlot.size ?? pieceSize(group.anchor, style), 0.85);
+        const p = place(frame, { ...anchorSlot, s: 0, o: size.d / 2 + 0.04, size }, 0, style);
+        if (violation(room, p, [])) continue;
+        const score = -Math.abs(room.camera.toCamera([p.x, 0, p.z])[2] - zTarget) + 2 * room.box.evidence[wall.id];
+        if (!best || score > best.score) best = { p, score };
+      }
+    }
+    if (best) placed.push(best.p);
+  }
+  const kinds: PieceKind[] = [group.anchor, 'plant', 'sideTable', 'rug'];
+  const zs: number[] = [];
+  for (let z = 1; z < back; z += 0.25) zs.push(z);
+  zs.sort((a, b) => Math.abs(a - zTarget) - Math.abs(b - zTarget) || a - b);
+  for (const kind of kinds) {
+    if (style.omit.includes(kind) || placed.some((p) => p.kind === kind)) continue;
+    let done = false;
+    for (const shrink of [1, 0.8]) {
+      const base = pieceSize(kind, style);
+      const size = kind === 'rug' ? { ...base, w: 1.6, d: 1.1 } : scaleSize(base, shrink);
+      for (const z of zs) {
+        for (let k = 0; k < 40 && !done; k++) {
+          const x = (left + right) / 2 + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * 0.2;
+          if (x < left || x > right) continue;
+          for (const yaw of [Math.PI, Math.PI / 2, -Math.PI / 2]) {
+            const p: Placement = { kind, x, z, yaw, size, lift: 0 };
+            if (!violation(room, p, placed)) {
+              placed.push(p);
+              done = true;
+              break;
+            }
+          }
+        }
+        if (done) break;
+      }
+      if (done) break;
+    }
+  }
+  return placed;
+}
+
+function scaleSize(s: Size, k: number): Size {
+  return { w: s.w * k, d: s.d * k, h: s.h };
+}

@@ -1,0 +1,235 @@
+import { normalize, type Vec3 } from './vec.ts';
+
+/**
+ * Triangle soup with smooth normals, piece-local coordinates (for procedural textures, so wood
+ * grain follows the piece) and a material index per triangle.
+ */
+export class MeshBuilder {
+  positions: number[] = [];
+  normals: number[] = [];
+  locals: number[] = [];
+  materials: number[] = [];
+  /** Current piece transform: yaw about Y then translation (metres). */
+  private cos = 1;
+  private sin = 0;
+  private tx = 0;
+  private tz = 0;
+  private ty = 0;
+
+  /** Places what follows: yaw about Y, then translation (ty lifts wall art to its hanging height). */
+  setTransform(x: number, z: number, yaw: number, ty = 0): void {
+    this.cos = Math.cos(yaw);
+    this.sin = Math.sin(yaw);
+    this.tx = x;
+    this.tz = z;
+    this.ty = ty;
+  }
+
+  get triangleCount(): number {
+    return this.materials.length;
+  }
+
+  private vertex(p: Vec3, n: Vec3): void {
+    const { cos, sin } = this;
+    this.positions.push(cos * p[0] + sin * p[2] + this.tx, p[1] + this.ty, -sin * p[0] + cos * p[2] + this.tz);
+    this.normals.push(cos * n[0] + sin * n[2], n[1], -sin * n[0] + cos * n[2]);
+    this.locals.push(p[0], p[1], p[2]);
+  }
+
+  triangle(a: Vec3, b: Vec3, c: Vec3, na: Vec3, nb: Vec3, nc: Vec3, material: number): void {
+    this.vertex(a, na);
+    this.vertex(b, nb);
+    this.vertex(c, nc);
+    this.materials.push(material);
+  }
+
+  quad(a: Vec3, b: Vec3, c: Vec3, d: Vec3, n: Vec3, material: number): void {
+    this.triangle(a, b, c, n, n, n, material);
+    this.triangle(a, c, d, n, n, n, material);
+  }
+
+  /**
+   * A box with rounded edges (radius r), centred at c with half sizes h: a subdivided cube whose
+   * vertices are pushed out from the inner box, which gives correct normals on the rounds.
+   * `bulge` puffs the top face (cushions, mattresses).
+   */
+  roundedBox(c: Vec3, h: Vec3, r: number, material: number, bulge = 0): void {
+    const rr = Math.max(0, Math.min(r, h[0] * 0.999, h[1] * 0.999, h[2] * 0.999));
+    const axisCoords = (hh: number): number[] =>
+      rr < 1e-4 ? [-hh, hh] : [-hh, -hh + 0.3 * rr, -hh + rr, hh - rr, hh - 0.3 * rr, hh];
+    const cs: number[][] = [axisCoords(h[0]), axisCoords(h[1]), axisCoords(h[2])];
+    const shape = (p: Vec3, face: Vec3): { pos: Vec3; n: Vec3 } => {
+      const inner: Vec3 = [0, 0, 0];
+      for (let k = 0; k < 3; k++) {
+        const lim = (h[k] ?? 0) - rr;
+        inner[k] = Math.max(-lim, Math.min(lim, p[k] ?? 0));
+      }
+      const d: Vec3 = [p[0] - inner[0], p[1] - inner[1], p[2] - inner[2]];
+      const len = Math.hypot(d[0], d[1], d[2]);
+      const n = len > 1e-9 ? normalize(d) : face;
+      const pos: Vec3 = rr < 1e-4 ? [...p] : [inner[0] + n[0] * rr, inner[1] + n[1] * rr, inner[2] + n[2] * rr];
+      if (bulge > 0 && n[1] > 0) {
+        const fx = 1 - (pos[0] / h[0]) ** 2;
+        const fz = 1 - (pos[2] / h[2]) ** 2;
+        pos[1] += bulge * Math.max(0, fx) * Math.max(0, fz) * n[1];
+      }
+      return { pos: [pos[0] + c[0], pos[1] + c[1], pos[2] + c[2]], n };
+    };
+    // Each face: axis k fixed at +-h, grid over the two other axes.
+    for (let k = 0; k < 3; k++) {
+      const a = (k + 1) % 3;
+      const b = (k + 2) % 3;
+      for (const sgn of [-1, 1]) {
+        const face: Vec3 = [0, 0, 0];
+        face[k] = sgn;
+        const ca = cs[a] ?? [];
+        const cb = cs[b] ?? [];
+        for (let i = 0; i + 1 < ca.length; i++) {
+          for (let j = 0; j + 1 < cb.length; j++) {
+            const corner = (ii: number, jj: number) => {
+              const p: Vec3 = [0, 0, 0];
+              p[k] = sgn * (h[k] ?? 0);
+              p[a] = ca[ii] ?? 0;
+              p[b] = cb[jj] ?? 0;
+              return shape(p, face);
+            };
+            const v00 = corner(i, j);
+            const v10 = corner(i + 1, j);
+            const v11 = corner(i + 1, j + 1);
+            const v01 = corner(i, j + 1);
+            this.triangle(v00.pos, v10.pos, v11.pos, v00.n, v10.n, v11.n, material);
+            this.triangle(v00.pos, v11.pos, v01.pos, v00.n, v11.n, v01.n, material);
+          }
+        }
+      }
+    }
+  }
+
+  box(c: Vec3, h: Vec3, material: number): void {
+    this.roundedBox(c, h, 0, material);
+  }
+
+  /**
+   * A surface of revolution about the vertical axis through (x, z): profile points are
+   * (radius, height) from bottom to top. Caps close the ends when their radius is non-zero.
+   */
+  lathe(x: number, z: number, profile: Array<[number, number]>, segments: number, material: number, caps = true): void {
+    const ring = (k: number) => {
+      const t = (k / segments) * Math.PI * 2;
+      return [Math.cos(t), Math.sin(t)] as const;
+    };
+    for (let i = 0; i + 1 < profile.length; i++) {
+      const [r0, y0] = profile[i]!;
+      const [r1, y1] = profile[i + 1]!;
+      const dr = r1 - r0;
+      const dy = y1 - y0;
+      const len = Math.hypot(dr, dy) || 1;
+      // Outward normal of the profile segment: (dy, -dr) in (radial, vertical).
+      const nr = dy / len;
+      const ny = -dr / len;
+      for (let k = 0; k < segments; k++) {
+        const [c0, s0] = ring(k);
+        const [c1, s1] = ring(k + 1);
+        const p00: Vec3 = [x + c0 * r0, y0, z + s0 * r0];
+        const p10: Vec3 = [x + c1 * r0, y0, z + s1 * r0];
+        const p01: Vec3 = [x + c0 * r1, y1, z + s0 * r1];
+        const p11: Vec3 = [x + c1 * r1, y1, z + s1 * r1];
+        const n0: Vec3 = [c0 * nr, ny, s0 * nr];
+        const n1: Vec3 = [c1 * nr, ny, s1 * nr];
+        this.triangle(p00, p10, p11, n0, n1, n1, material);
+        this.triangle(p00, p11, p01, n0, n1, n0, material);
+      }
+    }
+    if (!caps) return;
+    const first = profile[0];
+    const last = profile[profile.length - 1];
+    for (const [end, up] of [
+      [first, -1],
+      [last, 1],
+    ] as const) {
+      if (!end || end[0] < 1e-4) continue;
+      const [r, y] = end;
+      const n: Vec3 = [0, up, 0];
+      for (let k = 0; k < segments; k++) {
+        const [c0, s0] = ring(k);
+        const [c1, s1] = ring(k + 1);
+        this.triangle([x, y, z], [x + c0 * r, y, z + s0 * r], [x + c1 * r, y, z + s1 * r], n, n, n, material);
+      }
+    }
+  }
+
+  cylinder(x: number, z: number, r: number, y0: number, y1: number, material: number, segments = 12, rTop = r): void {
+    this.lathe(x, z, [[r, y0], [rTop, y1]], segments, material);
+  }
+
+  /** An ellipsoid (leaves, bulbs, pillows seen from afar). */
+  ellipsoid(c: Vec3, rad: Vec3, material: number, rings = 6, segments = 10): void {
+    for (let i = 0; i < rings; i++) {
+      const t0 = (i / rings) * Math.PI - Math.PI / 2;
+      const t1 = ((i + 1) / rings) * Math.PI - Math.PI / 2;
+      for (let k = 0; k < segments; k++) {
+        const p0 = (k / segments) * Math.PI * 2;
+        const p1 = ((k + 1) / segments) * Math.PI * 2;
+        const at = (t: number, p: number): { pos: Vec3; n: Vec3 } => {
+          const u: Vec3 = [Math.cos(t) * Math.cos(p), Math.sin(t), Math.cos(t) * Math.sin(p)];
+          return {
+            pos: [c[0] + u[0] * rad[0], c[1] + u[1] * rad[1], c[2] + u[2] * rad[2]],
+            n: normalize([u[0] / rad[0], u[1] / rad[1], u[2] / rad[2]]),
+          };
+        };
+        const a = at(t0, p0);
+        const b = at(t0, p1);
+        const cc = at(t1, p1);
+        const d = at(t1, p0);
+        this.triangle(a.pos, b.pos, cc.pos, a.n, b.n, cc.n, material);
+        this.triangle(a.pos, cc.pos, d.pos, a.n, cc.n, d.n, material);
+      }
+    }
+  }
+
+  /** A thin slanted leg or rod between two points (square section). */
+  rod(a: Vec3, b: Vec3, half: number, material: number): void {
+    const d = normalize([b[0] - a[0], b[1] - a[1], b[2] - a[2]]);
+    const ref: Vec3 = Math.abs(d[1]) < 0.9 ? [0, 1, 0] : [1, 0, 0];
+    const u = normalize([d[1] * ref[2] - d[2] * ref[1], d[2] * ref[0] - d[0] * ref[2], d[0] * ref[1] - d[1] * ref[0]]);
+    const v: Vec3 = [d[1] * u[2] - d[2] * u[1], d[2] * u[0] - d[0] * u[2], d[0] * u[1] - d[1] * u[0]];
+    const off = (p: Vec3, su: number, sv: number): Vec3 => [
+      p[0] + (u[0] * su + v[0] * sv) * half,
+      p[1] + (u[1] * su + v[1] * sv) * half,
+      p[2] + (u[2] * su + v[2] * sv) * half,
+    ];
+    const corners: Array<[number, number]> = [
+      [1, 1],
+      [-1, 1],
+      [-1, -1],
+      [1, -1],
+    ];
+    for (let k = 0; k < 4; k++) {
+      const [su0, sv0] = corners[k]!;
+      const [su1, sv1] = corners[(k + 1) % 4]!;
+      const n = normalize([
+        u[0] * (su0 + su1) + v[0] * (sv0 + sv1),
+        u[1] * (su0 + su1) + v[1] * (sv0 + sv1),
+        u[2] * (su0 + su1) + v[2] * (sv0 + sv1),
+      ]);
+      this.quad(off(a, su0, sv0), off(a, su1, sv1), off(b, su1, sv1), off(b, su0, sv0), n, material);
+    }
+  }
+
+  build(): Mesh {
+    return {
+      positions: Float32Array.from(this.positions),
+      normals: Float32Array.from(this.normals),
+      locals: Float32Array.from(this.locals),
+      materials: Uint16Array.from(this.materials),
+    };
+  }
+}
+
+export interface Mesh {
+  /** 9 floats per triangle. */
+  positions: Float32Array;
+  normals: Float32Array;
+  locals: Float32Array;
+  materials: Uint16Array;
+}

@@ -1,0 +1,335 @@
+import type { Camera } from './camera.ts';
+import type { Mesh } from './mesh.ts';
+
+/** What the shader gets for one visible surface point. */
+export interface Fragment {
+  px: number;
+  py: number;
+  pz: number;
+  nx: number;
+  ny: number;
+  nz: number;
+  lx: number;
+  ly: number;
+  lz: number;
+  material: number;
+}
+
+export type Shader = (f: Fragment, out: Float32Array) => void;
+
+export interface RenderLayer {
+  width: number;
+  height: number;
+  /** Linear RGB, premultiplied by coverage. */
+  color: Float32Array;
+  /** Coverage 0..1. */
+  alpha: Float32Array;
+  /** Camera depth of the nearest surface in metres (Infinity where empty). */
+  depth: Float32Array;
+}
+
+const TILE = 32;
+const GRID = 4;
+const SPP = GRID * GRID;
+/** Sheared 4x4 grid: 16 distinct rows and columns, so near-horizontal and near-vertical edges get 16 coverage levels. */
+const SAMPLE_X = new Float32Array(SPP);
+const SAMPLE_Y = new Float32Array(SPP);
+for (let j = 0; j < GRID; j++) {
+  for (let i = 0; i < GRID; i++) {
+    SAMPLE_X[j * GRID + i] = (i + 0.5) / GRID + (j - 1.5) / (GRID * GRID);
+    SAMPLE_Y[j * GRID + i] = (j + 0.5) / GRID + (i - 1.5) / (GRID * GRID);
+  }
+}
+
+/**
+ * Tiled z-buffer rasteriser with 16 coverage samples per pixel and one shading evaluation per
+ * pixel and triangle (at the centroid of that triangle's covered samples), so edges are
+ * anti-aliased at the cost of shading only once per pixel in the interior.
+ */
+export function rasterize(mesh: Mesh, cam: Camera, width: number, height: number, shade: Shader): RenderLayer {
+  const triCount = mesh.materials.length;
+  const near = 0.2;
+  // Raster triangles: the mesh's triangles, clipped at the near plane (a clipped triangle gives
+  // one or two). Each keeps its source triangle and its corners' barycentrics in it.
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const izs: number[] = [];
+  const src: number[] = [];
+  const bary: number[] = [];
+  const tilesX = Math.ceil(width / TILE);
+  const tilesY = Math.ceil(height / TILE);
+  const bins: number[][] = Array.from({ length: tilesX * tilesY }, () => []);
+  const { focal, cx, horizon } = cam.p;
+  const corners: Array<{ c: [number, number, number]; b: [number, number, number] }> = [];
+  const emit = (t: number, poly: typeof corners) => {
+    for (let k = 1; k + 1 < poly.length; k++) {
+      const tri = [poly[0]!, poly[k]!, poly[k + 1]!];
+      let minX = Infinity;
+      let minY = Infinity;
+      let maxX = -Infinity;
+      let maxY = -Infinity;
+      const rt = src.length;
+      for (const v of tri) {
+        const x = cx + (focal * v.c[0]) / v.c[2];
+        const y = horizon - (focal * v.c[1]) / v.c[2];
+        xs.push(x);
+        ys.push(y);
+        izs.push(1 / v.c[2]);
+        bary.push(v.b[0], v.b[1], v.b[2]);
+        minX = Math.min(minX, x);
+        minY = Math.min(minY, y);
+        maxX = Math.max(maxX, x);
+        maxY = Math.max(maxY, y);
+      }
+      src.push(t);
+      if (maxX < 0 || maxY < 0 || minX >= width || minY >= height) continue;
+      const tx0 = Math.max(0, Math.floor(minX / TILE));
+      const ty0 = Math.max(0, Math.floor(minY / TILE));
+      const tx1 = Math.min(tilesX - 1, Math.floor(maxX / TILE));
+      const ty1 = Math.min(tilesY - 1, Math.floor(maxY / TILE));
+      for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) bins[ty * tilesX + tx]!.push(rt);
+    }
+  };
+  for (let t = 0; t < triCount; t++) {
+    corners.length = 0;
+    let behind = 0;
+    for (let k = 0; k < 3; k++) {
+      const o = t * 9 + k * 3;
+      const c = cam.toCamera([mesh.positions[o] ?? 0, mesh.positions[o + 1] ?? 0, mesh.positions[o + 2] ?? 0]);
+      if (c[2] < near) behind++;
+      corners.push({ c, b: [k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0] });
+    }
+    if (behind === 3) continue;
+    if (behind === 0) {
+      emit(t, corners);
+      continue;
+    }
+    const clipped: typeof corners = [];
+    for (let k = 0; k < 3; k++) {
+      const a = corners[k]!;
+      const b = corners[(k + 1) % 3]!;
+      if (a.c[2] >= near) clipped.push(a);
+      if (a.c[2] >= near !== b.c[2] >= near) {
+        const f = (near - a.c[2]) / (b.c[2] - a.c[2]);
+        const lerp3 = (p: number[], q: number[]): [number, number, number] => [
+          p[0]! + (q[0]! - p[0]!) * f,
+          p[1]! + (q[1]! - p[1]!) * f,
+          p[2]! + (q[2]! - p[2]!) * f,
+        ];
+        clipped.push({ c: lerp3(a.c, b.c), b: lerp3(a.b, b.b) });
+      }
+    }
+    emit(t, clipped);
+  }
+  const sx = Float32Array.from(xs);
+  const sy = Float32Array.from(ys);
+  const iz = Float32Array.from(izs);
+  const raster = { src: Int32Array.from(src), bary: Float32Array.from(bary) };
+
+  const color = new Float32Array(width * height * 3);
+  const alpha = new Float32Array(width * height);
+  const depth = new Float32Array(width * height).fill(Infinity);
+  const sDepth = new Float32Array(TILE * TILE * SPP);
+  const sTri = new Int32Array(TILE * TILE * SPP);
+  const frag: Fragment = { px: 0, py: 0, pz: 0, nx: 0, ny: 0, nz: 0, lx: 0, ly: 0, lz: 0, material: 0 };
+  const rgb = new Float32Array(3);
+  const ids = new Int32Array(SPP);
+  const counts = new Int32Array(SPP);
+  const sumX = new Float32Array(SPP);
+  const sumY = new Float32Array(SPP);
+  const off0 = new Float32Array(SPP);
+  const off1 = new Float32Array(SPP);
+  const offD = new Float32Array(SPP);
+
+  for (let ty = 0; ty < tilesY; ty++) {
+    for (let tx = 0; tx < tilesX; tx++) {
+      const bin = bins[ty * tilesX + tx]!;
+      if (bin.length === 0) continue;
+      const x0 = tx * TILE;
+      const y0 = ty * TILE;
+      const tw = Math.min(TILE, width - x0);
+      const th = Math.min(TILE, height - y0);
+      sDepth.fill(0);
+      sTri.fill(-1);
+      for (const t of bin) {
+        const ax = sx[t * 3]!;
+        const ay = sy[t * 3]!;
+        const bx = sx[t * 3 + 1]!;
+        const by = sy[t * 3 + 1]!;
+        const cx2 = sx[t * 3 + 2]!;
+        const cy2 = sy[t * 3 + 2]!;
+        const area = (bx - ax) * (cy2 - ay) - (cx2 - ax) * (by - ay);
+        if (Math.abs(area) < 1e-9) continue;
+        const inv = 1 / area;
+        // Barycentrics as linear functions of the sample position.
+        const a0 = (by - cy2) * inv;
+        const b0 = (cx2 - bx) * inv;
+        const c0 = (bx * cy2 - cx2 * by) * inv;
+        const a1 = (cy2 - ay) * inv;
+        const b1 = (ax - cx2) * inv;
+        const c1 = (cx2 * ay - ax * cy2) * inv;
+        const z0 = iz[t * 3]!;
+        const z1 = iz[t * 3 + 1]!;
+        const z2 = iz[t * 3 + 2]!;
+        const px0 = Math.max(x0, Math.floor(Math.min(ax, bx, cx2)));
+        const px1 = Math.min(x0 + tw - 1, Math.floor(Math.max(ax, bx, cx2)));
+        const py0 = Math.max(y0, Math.floor(Math.min(ay, by, cy2)));
+        const py1 = Math.min(y0 + th - 1, Math.floor(Math.max(ay, by, cy2)));
+        // Inverse depth is linear in screen space: dz = z0 + l1 (z1 - z0) + l2 (z2 - z0).
+        const da = z0 * a0 + z1 * a1 + z2 * -(a0 + a1);
+        const db = z0 * b0 + z1 * b1 + z2 * -(b0 + b1);
+        const dc = z0 * c0 + z1 * c1 + z2 * (1 - c0 - c1);
+        for (let s = 0; s < SPP; s++) {
+          off0[s] = a0 * SAMPLE_X[s]! + b0 * SAMPLE_Y[s]!;
+          off1[s] = a1 * SAMPLE_X[s]! + b1 * SAMPLE_Y[s]!;
+          offD[s] = da * SAMPLE_X[s]! + db * SAMPLE_Y[s]!;
+        }
+        // Extremes of each barycentric over a pixel square, for the whole-pixel tests.
+        const lo0 = Math.min(0, a0) + Math.min(0, b0);
+        const hi0 = Math.max(0, a0) + Math.max(0, b0);
+        const lo1 = Math.min(0, a1) + Math.min(0, b1);
+        const hi1 = Math.max(0, a1) + Math.max(0, b1);
+        const a2 = -(a0 + a1);
+        const b2 = -(b0 + b1);
+        const lo2 = Math.min(0, a2) + Math.min(0, b2);
+        const hi2 = Math.max(0, a2) + Math.max(0, b2);
+        for (let py = py0; py <= py1; py++) {
+          for (let px = px0; px <= px1; px++) {
+            const L0 = a0 * px + b0 * py + c0;
+            const L1 = a1 * px + b1 * py + c1;
+            const L2 = 1 - L0 - L1;
+            if (L0 + hi0 < 0 || L1 + hi1 < 0 || L2 + hi2 < 0) continue;
+            const inside = L0 + lo0 >= 0 && L1 + lo1 >= 0 && L2 + lo2 >= 0;
+            const D = da * px + db * py + dc;
+            const base = ((py - y0) * TILE + (px - x0)) * SPP;
+            for (let s = 0; s < SPP; s++) {
+              if (!inside) {
+                const l0 = L0 + off0[s]!;
+                if (l0 < 0) continue;
+                const l1 = L1 + off1[s]!;
+                if (l1 < 0 || l0 + l1 > 1) continue;
+              }
+              const d = D + offD[s]!;
+              if (d > sDepth[base + s]!) {
+                sDepth[base + s] = d;
+                sTri[base + s] = t;
+              }
+            }
+          }
+        }
+      }
+      // Resolve: one shade per (pixel, triangle), weighted by its sample count.
+      for (let py = y0; py < y0 + th; py++) {
+        for (let px = x0; px < x0 + tw; px++) {
+          const base = ((py - y0) * TILE + (px - x0)) * SPP;
+          let n = 0;
+          let maxD = 0;
+          for (let s = 0; s < SPP; s++) {
+            const t = sTri[base + s]!;
+            if (t < 0) continue;
+            maxD = Math.max(maxD, sDepth[base + s]!);
+            let k = 0;
+            while (k < n && ids[k] !== t) k++;
+            if (k === n) {
+              ids[k] = t;
+              counts[k] = 0;
+              sumX[k] = 0;
+              sumY[k] = 0;
+              n++;
+            }
+            counts[k]!++;
+            sumX[k]! += SAMPLE_X[s]!;
+            sumY[k]! += SAMPLE_Y[s]!;
+          }
+          if (n === 0) continue;
+          const pi = py * width + px;
+          let r = 0;
+          let g = 0;
+          let b = 0;
+          let cov = 0;
+          for (let k = 0; k < n; k++) {
+            const t = ids[k]!;
+            const cnt = counts[k]!;
+            const fx = px + sumX[k]! / cnt;
+            const fy = py + sumY[k]! / cnt;
+            interpolate(mesh, raster, t, sx, sy, iz, fx, fy, frag);
+            shade(frag, rgb);
+            const w = cnt / SPP;
+            r += rgb[0]! * w;
+            g += rgb[1]! * w;
+            b += rgb[2]! * w;
+            cov += w;
+          }
+          color[pi * 3] = r;
+          color[pi * 3 + 1] = g;
+          color[pi * 3 + 2] = b;
+          alpha[pi] = cov;
+          depth[pi] = 1 / maxD;
+        }
+      }
+    }
+  }
+  return { width, height, color, alpha, depth };
+}
+
+function interpolate(
+  mesh: Mesh,
+  raster: { src: Int32Array; bary: Float32Array },
+  t: number,
+  sx: Float32Array,
+  sy: Float32Array,
+  iz: Float32Array,
+  fx: number,
+  fy: number,
+  f: Fragment,
+): void {
+  const ax = sx[t * 3]!;
+  const ay = sy[t * 3]!;
+  const bx = sx[t * 3 + 1]!;
+  const by = sy[t * 3 + 1]!;
+  const cx = sx[t * 3 + 2]!;
+  const cy = sy[t * 3 + 2]!;
+  const area = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+  let l0 = ((bx - fx) * (cy - fy) - (cx - fx) * (by - fy)) / area;
+  let l1 = ((cx - fx) * (ay - fy) - (ax - fx) * (cy - fy)) / area;
+  let l2 = 1 - l0 - l1;
+  l0 = Math.max(0, l0);
+  l1 = Math.max(0, l1);
+  l2 = Math.max(0, l2);
+  // Perspective-correct weights on the raster triangle...
+  const w0 = l0 * iz[t * 3]!;
+  const w1 = l1 * iz[t * 3 + 1]!;
+  const w2 = l2 * iz[t * 3 + 2]!;
+  const sum = w0 + w1 + w2 || 1;
+  const q0 = w0 / sum;
+  const q1 = w1 / sum;
+  const q2 = w2 / sum;
+  // ...mapped to barycentrics on its source triangle (they differ only when it was clipped).
+  const B = raster.bary;
+  const o9 = t * 9;
+  const k0 = q0 * B[o9]! + q1 * B[o9 + 3]! + q2 * B[o9 + 6]!;
+  const k1 = q0 * B[o9 + 1]! + q1 * B[o9 + 4]! + q2 * B[o9 + 7]!;
+  const k2 = q0 * B[o9 + 2]! + q1 * B[o9 + 5]! + q2 * B[o9 + 8]!;
+  const s = raster.src[t]!;
+  const o = s * 9;
+  const P = mesh.positions;
+  const N = mesh.normals;
+  const L = mesh.locals;
+  f.px = k0 * P[o]! + k1 * P[o + 3]! + k2 * P[o + 6]!;
+  f.py = k0 * P[o + 1]! + k1 * P[o + 4]! + k2 * P[o + 7]!;
+  f.pz = k0 * P[o + 2]! + k1 * P[o + 5]! + k2 * P[o + 8]!;
+  let nx = k0 * N[o]! + k1 * N[o + 3]! + k2 * N[o + 6]!;
+  let ny = k0 * N[o + 1]! + k1 * N[o + 4]! + k2 * N[o + 7]!;
+  let nz = k0 * N[o + 2]! + k1 * N[o + 5]! + k2 * N[o + 8]!;
+  const nl = Math.hypot(nx, ny, nz) || 1;
+  nx /= nl;
+  ny /= nl;
+  nz /= nl;
+  f.nx = nx;
+  f.ny = ny;
+  f.nz = nz;
+  f.lx = k0 * L[o]! + k1 * L[o + 3]! + k2 * L[o + 6]!;
+  f.ly = k0 * L[o + 1]! + k1 * L[o + 4]! + k2 * L[o + 7]!;
+  f.lz = k0 * L[o + 2]! + k1 * L[o + 5]! + k2 * L[o + 8]!;
+  f.material = mesh.materials[s] ?? 0;
+}

@@ -1,0 +1,410 @@
+import type { RoomType, Style } from '@roomstager/contracts';
+import type { RoomModel } from './analyze.ts';
+import type { Camera } from './camera.ts';
+import { BUILDERS } from './furniture.ts';
+import { footprint, type Placement } from './layout.ts';
+import { albedo, prepare, toLinear, type PreparedMaterial } from './materials.ts';
+import { MeshBuilder, type Mesh } from './mesh.ts';
+import { hashString, mulberry32 } from './prng.ts';
+import { blurPlane } from './lines.ts';
+import { rasterize, type Fragment, type RenderLayer } from './raster.ts';
+import { ShadowMap } from './shadowmap.ts';
+import { computeFloorShadow, type FloorShadow } from './shadows.ts';
+import { ROLES, STYLE_DEFS, type Role } from './styles.ts';
+import { clamp, normalize, smoothstep, type Vec3 } from './vec.ts';
+
+export interface Lighting {
+  /** Room light colour and level (linear), calibrated on the photo's walls. */
+  room: Vec3;
+  /** Direction towards the main light (unit). */
+  key: Vec3;
+  keyStrength: number;
+  ambient: number;
+  /** Linear colours the environment reflects in glossy materials. */
+  wall: Vec3;
+  floor: Vec3;
+  castStrength: number;
+  /** Blur of the cast shadow on the floor (metres): a distant window gives soft shadows. */
+  castSoftness: number;
+}
+
+const WALL_ALBEDO = 0.75;
+
+/**
+ * Light from the photo: its level and tint from the walls (assumed near-white paint, with part
+ * of the wall colour kept, as a coloured room does tint what stands in it), and the main light
+ * from the brightest opening, or from above the camera when none was found.
+ */
+export function estimateLighting(room: RoomModel, placements: Placement[]): Lighting {
+  const walls = room.walls.length ? room.walls : [{ color: [0.8, 0.8, 0.8] as Vec3 }];
+  const avg: Vec3 = [0, 0, 0];
+  for (const w of walls) for (let k = 0; k < 3; k++) avg[k]! += (w.color[k] ?? 0) / walls.length;
+  const wallLin = toLinear(avg);
+  const grey = (wallLin[0] + wallLin[1] + wallLin[2]) / 3;
+  const room3: Vec3 = [0, 0, 0];
+  for (let k = 0; k < 3; k++) room3[k] = clamp((grey + 0.35 * ((wallLin[k] ?? 0) - grey)) / WALL_ALBEDO, 0.12, 1.3);
+  const cx = placements.reduce((a, p) => a + p.x, 0) / Math.max(1, placements.length);
+  const cz = placements.reduce((a, p) => a + p.z, 0) / Math.max(1, placements.length);
+  const { left, right, back } = room.box;
+  let key: Vec3 = normalize([-0.35, 0.85, -0.6]);
+  let keyStrength = 0.6;
+  let castStrength = 0.25;
+  let castSoftness = 0.12;
+  let bestArea = 0;
+  for (const o of room.openings) {
+    const area = (o.to - o.from) * (o.top - o.bottom);
+    if (area <= bestArea || o.top - o.bottom < 0.8) continue;
+    const a = (o.from + o.to) / 2;
+    const y = (o.bottom + o.top) / 2;
+    const p: Vec3 = o.wall === 'left' ? [left, y, a] : o.wall === 'right' ? [right, y, a] : [a, y, back];
+    const d = normalize([p[0] - cx, 0, p[2] - cz]);
+    const dist = Math.hypot(p[0] - cx, p[2] - cz);
+    key = normalize([d[0], 0.75, d[2]]);
+    keyStrength = 0.95;
+    castStrength = 0.38 * clamp(2.5 / dist, 0.35, 1);
+    castSoftness = clamp(0.05 * dist, 0.06, 0.3);
+    bestArea = area;
+  }
+  return {
+    room: room3,
+    key,
+    keyStrength,
+    ambient: 0.5,
+    wall: wallLin,
+    floor: toLinear(room.floorColor),
+    castStrength,
+    castSoftness,
+  };
+}
+
+export interface Scene {
+  mesh: Mesh;
+  materials: PreparedMaterial[];
+  /** Per triangle: whether it shades the floor (rugs lie on it, art and pendants are far above). */
+  casts: Uint8Array;
+}
+
+export function buildScene(placements: Placement[], style: Style, roomType: RoomType, ceiling: number): Scene {
+  const def = STYLE_DEFS[style];
+  const b = new MeshBuilder();
+  const roles: Role[] = [...ROLES];
+  const materials: PreparedMaterial[] = roles.map((r) => prepare(def.materials[r]));
+  // Rugs get their own material so the pattern's border follows that rug's size.
+  const rng = mulberry32(hashString(`${style}:${roomType}`));
+  const noShadow: Array<[number, number]> = [];
+  for (const p of placements) {
+    let mat = (r: Role) => roles.indexOf(r);
+    if (p.kind === 'rug') {
+      const idx = materials.length;
+      materials.push(prepare({ ...def.materials.rug, half: [p.size.w / 2, p.size.d / 2] }));
+      roles.push('rug');
+      mat = (r: Role) => (r === 'rug' ? idx : roles.indexOf(r));
+    }
+    b.setTransform(p.x, p.z, p.yaw, p.lift);
+    const first = b.triangleCount;
+    BUILDERS[p.kind]({ b, style: def, mat, rng, ceiling, lift: p.lift }, p.size);
+    if (p.kind === 'rug' || p.kind === 'art' || p.kind === 'pendant') noShadow.push([first, b.triangleCount]);
+  }
+  const mesh = b.build();
+  const casts = new Uint8Array(mesh.materials.length).fill(1);
+  for (const [a, e] of noShadow) casts.fill(0, a, e);
+  return { mesh, materials, casts };
+}
+
+/** Shades one fragment: hemispherical ambient with floor occlusion, wrapped key light, specular and a fake environment. */
+function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: FloorShadow, shadowMap: ShadowMap) {
+  const tex: Vec3 = [0, 0, 0];
+  const eye: Vec3 = [0, cam.p.eyeHeight, 0];
+  const [lx, ly, lz] = light.key;
+  const back = cam.rayDir(cam.p.cx, cam.p.horizon);
+  const [fx, fy, fz] = normalize([-back[0], 0.6, -back[2]]);
+  return (f: Fragment, out: Float32Array): void => {
+    const pm = scene.materials[f.material];
+    if (!pm) {
+      out.fill(0);
+      return;
+    }
+    const m = pm.m;
+    albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex);
+    let vx = eye[0] - f.px;
+    let vy = eye[1] - f.py;
+    let vz = eye[2] - f.pz;
+    const vl = Math.hypot(vx, vy, vz) || 1;
+    vx /= vl;
+    vy /= vl;
+    vz /= vl;
+    let { nx, ny, nz } = f;
+    let ndv = nx * vx + ny * vy + nz * vz;
+    if (ndv < 0) {
+      // Seen from behind (thin parts): light the visible side.
+      nx = -nx;
+      ny = -ny;
+      nz = -nz;
+      ndv = -ndv;
+    }
+    const ndl = nx * lx + ny * ly + nz * lz;
+    const soft = m.kind === 'fabric' || m.kind === 'velvet' || m.kind === 'linen' || m.kind === 'rug' || m.kind === 'leaf';
+    const diffuse = soft ? Math.max(0, (ndl + 0.35) / 1.35) ** 1.5 : Math.max(0, ndl);
+    const hemi = 0.6 + 0.4 * ny;
+    const ao = 0.5 + 0.5 * smoothstep(0, 0.4, f.py);
+    const under = ny < -0.5 ? 0.55 : 1;
+    const floorShade = f.py < 0.05 ? floorShadow.at(f.px, f.pz) : 1;
+    // Fill from behind the camera and above, as the room behind the photographer lights the
+    // fronts of the pieces; it gives their faces form where the key light does not reach.
+    const fill = Math.max(0, nx * fx + ny * fy + nz * fz);
+    // Rugs take the floor's shadow grid; everything else the light's depth map.
+    const keyVis = f.py < 0.05 ? 1 : ndl > -0.35 ? shadowMap.visibility(f.px, f.py, f.pz) : 0;
+    const lightLevel = (light.ambient * hemi * ao * under * (0.55 + 0.45 * fill) + light.keyStrength * diffuse * ao * keyVis) * floorShade;
+    let r = tex[0] * lightLevel;
+    let g = tex[1] * lightLevel;
+    let b = tex[2] * lightLevel;
+    if (m.kind === 'velvet') {
+      const sheen = 0.65 + 1.1 * (1 - ndv) ** 2.5;
+      r *= sheen;
+      g *= sheen;
+      b *= sheen;
+    }
+    // Reflection of a simple room environment: bright above, walls around, floor below.
+    const ry = 2 * ndv * ny - vy;
+    const envT = smoothstep(-0.2, 0.5, ry);
+    const env: Vec3 = [0, 0, 0];
+    for (let k = 0; k < 3; k++) {
+      const wallC = light.wall[k] ?? 0.5;
+      const floorC = (light.floor[k] ?? 0.3) * 0.8;
+      env[k] = (ry < 0 ? floorC + (wallC - floorC) * smoothstep(-0.6, 0, ry) : wallC + (1.1 - wallC) * envT) * (light.room[k] ?? 1) / (WALL_ALBEDO + 0.1);
+    }
+    const fres = (1 - ndv) ** 5;
+    if (m.kind === 'metal') {
+      const k = 0.55 + 0.45 * fres;
+      r = r * 0.25 + tex[0] * env[0] * k;
+      g = g * 0.25 + tex[1] * env[1] * k;
+      b = b * 0.25 + tex[2] * env[2] * k;
+    } else if (m.spec > 0.1) {
+      const f0 = 0.04 + 0.96 * fres;
+      const k = m.spec * f0 * 0.9;
+      r += env[0] * k;
+      g += env[1] * k;
+      b += env[2] * k;
+    }
+    if (m.spec > 0) {
+      let hx = lx + vx;
+      let hy = ly + vy;
+      let hz = lz + vz;
+      const hl = Math.hypot(hx, hy, hz) || 1;
+      hx /= hl;
+      hy /= hl;
+      hz /= hl;
+      const ndh = Math.max(0, nx * hx + ny * hy + nz * hz);
+      const s = m.spec * ndh ** m.shininess * light.keyStrength * 1.4 * (ndl > 0 ? keyVis : 0);
+      const tint = m.kind === 'metal' ? tex : ([1, 1, 1] as Vec3);
+      r += s * tint[0];
+      g += s * tint[1];
+      b += s * tint[2];
+    }
+    if (m.glow) {
+      r += tex[0] * m.glow;
+      g += tex[1] * m.glow;
+      b += tex[2] * m.glow;
+    }
+    out[0] = r * light.room[0];
+    out[1] = g * light.room[1];
+    out[2] = b * light.room[2];
+  };
+}
+
+export interface RenderResult {
+  layer: RenderLayer;
+  /** Multiplier for the photo's floor (shadows), per render pixel. */
+  shadow: Float32Array;
+  /**
+   * What the furniture changes in a glossy floor's reflection (linear, may be negative: the
+   * piece replaces the brighter room it hides), at half the render size; null on matte floors.
+   */
+  reflection: { width: number; height: number; color: Float32Array } | null;
+}
+
+/** Renders the placed furniture at the given resolution, with the floor shadows it casts. */
+export function renderFurniture(room: RoomModel, placements: Placement[], style: Style, roomType: RoomType, width: number, height: number): RenderResult {
+  const cam = room.camera.scaled(width, height);
+  const scene = buildScene(placements, style, roomType, room.box.ceiling);
+  const light = estimateLighting(room, placements);
+  let x0 = Infinity;
+  let z0 = Infinity;
+  let x1 = -Infinity;
+  let z1 = -Infinity;
+  for (const p of placements) {
+    for (const [x, z] of footprint(p)) {
+      x0 = Math.min(x0, x);
+      z0 = Math.min(z0, z);
+      x1 = Math.max(x1, x);
+      z1 = Math.max(z1, z);
+    }
+  }
+  const { left, right, back } = room.box;
+  const bounds = {
+    x0: Math.max(left, x0 - 1.5),
+    z0: Math.max(0.3, z0 - 1.5),
+    x1: Math.min(right, x1 + 1.5),
+    z1: Math.min(back, z1 + 1.5),
+  };
+  if (!(bounds.x1 > bounds.x0) || !(bounds.z1 > bounds.z0)) Object.assign(bounds, { x0: left, z0: 0.3, x1: right, z1: back });
+  const floorShadow = computeFloorShadow(scene.mesh, scene.casts, light.key, light.castStrength, light.castSoftness, bounds);
+  const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key);
+  const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, floorShadow, shadowMap));
+  const shadow = new Float32Array(width * height).fill(1);
+  // Only the pixels that see the shadow grid's floor area, with the floor ray inlined (this
+  // runs per pixel).
+  let gu0 = width;
+  let gu1 = 0;
+  let gv0 = height;
+  for (const [x, z] of [
+    [bounds.x0, bounds.z0],
+    [bounds.x1, bounds.z0],
+    [bounds.x0, bounds.z1],
+    [bounds.x1, bounds.z1],
+  ] as const) {
+    const q = cam.project([x, 0, Math.max(z, 0.3)]);
+    gu0 = Math.min(gu0, q.depth > 0 ? q.u : 0);
+    gu1 = Math.max(gu1, q.depth > 0 ? q.u : width);
+    gv0 = Math.min(gv0, q.v);
+  }
+  const { focal, cx, horizon, eyeHeight } = cam.p;
+  for (let v = Math.max(Math.ceil(horizon + 1), Math.floor(gv0)); v < height; v++) {
+    const yc = -(v + 0.5 - horizon) / focal;
+    const t = eyeHeight / -yc;
+    for (let u = Math.max(0, Math.floor(gu0)); u < Math.min(width, Math.ceil(gu1)); u++) {
+      const xc = (u + 0.5 - cx) / focal;
+      const dx = cam.cosYaw * xc + cam.sinYaw;
+      const dz = -cam.sinYaw * xc + cam.cosYaw;
+      const x = dx * t;
+      const z = dz * t;
+      if (x >= left && x <= right && z <= back) {
+        shadow[v * width + u] = floorShadow.at(x, z);
+        continue;
+      }
+      // A wall seen below the horizon: the floor's shadow climbs its bottom few centimetres,
+      // so a shadow reaching the wall does not stop at a hard line.
+      const tw = Math.min(dx < 0 ? left / dx : dx > 0 ? right / dx : Infinity, dz > 0 ? back / dz : Infinity);
+      const y = eyeHeight + yc * tw;
+      if (!(tw > 0) || y > 0.3) continue;
+      const f = floorShadow.at(Math.min(right - 0.01, Math.max(left + 0.01, dx * tw)), Math.min(back - 0.01, dz * tw));
+      shadow[v * width + u] = 1 - (1 - f) * (1 - smoothstep(0, 0.3, y));
+    }
+  }
+  shadeWalls(room, placements, cam, shadow);
+  const reflection = room.floorGloss > 0.05 ? renderReflection(room, scene, light, cam, floorShadow, shadowMap, width, height) : null;
+  return { layer, shadow, reflection };
+}
+
+/**
+ * The furniture mirrored in the floor plane, rendered at half size, faded with the height of
+ * the reflected point (glossy floors blur and lose what is far above them) and masked to the
+ * floor. Its value is the change to the floor's reflection, scaled by the floor's gloss.
+ */
+function renderReflection(
+  room: RoomModel,
+  scene: Scene,
+  light: Lighting,
+  cam: Camera,
+  floorShadow: FloorShadow,
+  shadowMap: ShadowMap,
+  width: number,
+  height: number,
+) {
+  const w = Math.max(1, Math.round(width / 2));
+  const h = Math.max(1, Math.round(height / 2));
+  const half = cam.scaled(w, h);
+  const positions = scene.mesh.positions.slice();
+  const normals = scene.mesh.normals.slice();
+  for (let i = 1; i < positions.length; i += 3) {
+    positions[i] = -positions[i]!;
+    normals[i] = -normals[i]!;
+  }
+  // Rugs lie on the floor: they do not show in it.
+  const materials = scene.mesh.materials.map((m, t) => (scene.casts[t] ? m : NO_MATERIAL));
+  const mirrored: Mesh = { ...scene.mesh, positions, normals, materials };
+  const shade = makeShader(scene, light, cam, floorShadow, shadowMap);
+  const strength = 0.45 * room.floorGloss;
+  const layer = rasterize(mirrored, half, w, h, (f, out) => {
+    if (f.material === NO_MATERIAL) {
+      out.fill(0);
+      return;
+    }
+    const depthBelow = -f.py;
+    f.py = depthBelow;
+    f.ny = -f.ny;
+    shade(f, out);
+    const k = strength * Math.exp(-depthBelow / 0.6);
+    for (let c = 0; c < 3; c++) out[c] = ((out[c] ?? 0) - (light.wall[c] ?? 0)) * k;
+  });
+  const { left, right, back } = room.box;
+  for (let v = 0; v < h; v++) {
+    for (let u = 0; u < w; u++) {
+      const p = half.floorPoint(u + 0.5, v + 0.5);
+      if (p && p[0] >= left && p[0] <= right && p[2] <= back) continue;
+      const i = (v * w + u) * 3;
+      layer.color[i] = 0;
+      layer.color[i + 1] = 0;
+      layer.color[i + 2] = 0;
+    }
+  }
+  const blurred = [0, 1, 2].map((c) => {
+    const plane = new Float32Array(w * h);
+    for (let i = 0; i < w * h; i++) plane[i] = layer.color[i * 3 + c] ?? 0;
+    return blurPlane({ width: w, height: h, data: plane }, 1.5).data;
+  });
+  const color = new Float32Array(w * h * 3);
+  for (let i = 0; i < w * h; i++) for (let c = 0; c < 3; c++) color[i * 3 + c] = blurred[c]![i] ?? 0;
+  return { width: w, height: h, color };
+}
+
+const NO_MATERIAL = 65535;
+
+/**
+ * Soft darkening of the wall behind pieces that stand against it (a sofa's back, a headboard),
+ * fading with the gap to the wall, beyond the piece's ends and above its top.
+ */
+function shadeWalls(room: RoomModel, placements: Placement[], cam: Camera, shadow: Float32Array): void {
+  const { left, right, back } = room.box;
+  const { width, height } = cam.p;
+  for (const p of placements) {
+    // Small pieces (side tables, lamps, plants) hardly shade a wall.
+    if (p.kind === 'rug' || p.kind === 'art' || p.kind === 'pendant' || p.size.w < 0.8) continue;
+    const fp = footprint(p);
+    for (const wall of room.walls) {
+      const coords = fp.map(([x, z]) => (wall.id === 'left' ? [x - left, z] : wall.id === 'right' ? [right - x, z] : [back - z, x]) as [number, number]);
+      const gap = Math.min(...coords.map((c) => c[0]));
+      if (gap > 0.35) continue;
+      const a0 = Math.min(...coords.map((c) => c[1]));
+      const a1 = Math.max(...coords.map((c) => c[1]));
+      const top = p.size.h + p.lift;
+      const strength = 0.22 * (1 - gap / 0.35);
+      const at = (a: number, y: number): Vec3 => (wall.id === 'left' ? [left, y, a] : wall.id === 'right' ? [right, y, a] : [a, y, back]);
+      let u0 = Infinity;
+      let v0 = Infinity;
+      let u1 = -Infinity;
+      let v1 = -Infinity;
+      for (const a of [a0 - 0.35, a1 + 0.35]) {
+        for (const y of [0, top + 0.4]) {
+          const q = cam.project(at(a, y));
+          if (q.depth < 0.2) continue;
+          u0 = Math.min(u0, q.u);
+          v0 = Math.min(v0, q.v);
+          u1 = Math.max(u1, q.u);
+          v1 = Math.max(v1, q.v);
+        }
+      }
+      for (let v = Math.max(0, Math.floor(v0)); v < Math.min(height, Math.ceil(v1)); v++) {
+        for (let u = Math.max(0, Math.floor(u0)); u < Math.min(width, Math.ceil(u1)); u++) {
+          const hit =
+            wall.id === 'back' ? cam.planeZPoint(u + 0.5, v + 0.5, back) : cam.planeXPoint(u + 0.5, v + 0.5, wall.id === 'left' ? left : right);
+          if (!hit || hit[1] < 0) continue;
+          const along = wall.id === 'back' ? hit[0] : hit[2];
+          const outside = Math.max(0, a0 - along, along - a1);
+          const k = strength * (1 - smoothstep(0, 0.25, outside)) * (1 - smoothstep(top - 0.15, top + 0.3, hit[1]));
+          if (k > 0) shadow[v * width + u] = (shadow[v * width + u] ?? 1) * (1 - k);
+        }
+      }
+    }
+  }
+}

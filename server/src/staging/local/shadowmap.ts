@@ -1,0 +1,116 @@
+import type { Mesh } from './mesh.ts';
+import { cross, normalize, type Vec3 } from './vec.ts';
+
+/**
+ * An orthographic depth map seen from the main light, so pieces shade themselves and each
+ * other (a table top over its shelf, arms and backs over seats), filtered for soft edges.
+ */
+export class ShadowMap {
+  private readonly u: Vec3;
+  private readonly v: Vec3;
+  private readonly depth: Float32Array;
+  private readonly u0: number;
+  private readonly v0: number;
+  private readonly texel: number;
+  private readonly size: number;
+
+  constructor(mesh: Mesh, casts: Uint8Array, private readonly dir: Vec3, size = 768) {
+    this.u = normalize(cross([0, 1, 0], dir).map((c, i) => (Math.abs(dir[1]) > 0.99 ? [1, 0, 0][i]! : c)) as Vec3);
+    this.v = cross(dir, this.u);
+    this.size = size;
+    const P = mesh.positions;
+    let u0 = Infinity;
+    let v0 = Infinity;
+    let u1 = -Infinity;
+    let v1 = -Infinity;
+    for (let i = 0; i < P.length; i += 3) {
+      const p: Vec3 = [P[i]!, P[i + 1]!, P[i + 2]!];
+      const pu = this.dotU(p);
+      const pv = this.dotV(p);
+      u0 = Math.min(u0, pu);
+      v0 = Math.min(v0, pv);
+      u1 = Math.max(u1, pu);
+      v1 = Math.max(v1, pv);
+    }
+    this.texel = Math.max(1e-3, Math.max(u1 - u0, v1 - v0) / (size - 4));
+    this.u0 = u0 - 2 * this.texel;
+    this.v0 = v0 - 2 * this.texel;
+    this.depth = new Float32Array(size * size).fill(-Infinity);
+    for (let t = 0; t < mesh.materials.length; t++) {
+      if (!casts[t]) continue;
+      const o = t * 9;
+      const xs: number[] = [];
+      const ys: number[] = [];
+      const ds: number[] = [];
+      for (let k = 0; k < 3; k++) {
+        const p: Vec3 = [P[o + k * 3]!, P[o + k * 3 + 1]!, P[o + k * 3 + 2]!];
+        xs.push((this.dotU(p) - this.u0) / this.texel);
+        ys.push((this.dotV(p) - this.v0) / this.texel);
+        ds.push(this.dotD(p));
+      }
+      this.fill(xs, ys, ds);
+    }
+  }
+
+  private dotU(p: Vec3): number {
+    return p[0] * this.u[0] + p[1] * this.u[1] + p[2] * this.u[2];
+  }
+  private dotV(p: Vec3): number {
+    return p[0] * this.v[0] + p[1] * this.v[1] + p[2] * this.v[2];
+  }
+  private dotD(p: Vec3): number {
+    return p[0] * this.dir[0] + p[1] * this.dir[1] + p[2] * this.dir[2];
+  }
+
+  private fill(xs: number[], ys: number[], ds: number[]): void {
+    const [ax, bx, cx] = xs as [number, number, number];
+    const [ay, by, cy] = ys as [number, number, number];
+    const [ad, bd, cd] = ds as [number, number, number];
+    const area = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+    if (Math.abs(area) < 1e-9) return;
+    const n = this.size;
+    const x0 = Math.max(0, Math.floor(Math.min(ax, bx, cx)));
+    const x1 = Math.min(n - 1, Math.ceil(Math.max(ax, bx, cx)));
+    const y0 = Math.max(0, Math.floor(Math.min(ay, by, cy)));
+    const y1 = Math.min(n - 1, Math.ceil(Math.max(ay, by, cy)));
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const px = x + 0.5;
+        const py = y + 0.5;
+        const w0 = ((bx - px) * (cy - py) - (cx - px) * (by - py)) / area;
+        const w1 = ((cx - px) * (ay - py) - (ax - px) * (cy - py)) / area;
+        const w2 = 1 - w0 - w1;
+        if (w0 < 0 || w1 < 0 || w2 < 0) continue;
+        const d = w0 * ad + w1 * bd + w2 * cd;
+        const i = y * n + x;
+        if (d > this.depth[i]!) this.depth[i] = d;
+      }
+    }
+  }
+
+  /** Fraction of the light reaching a point (0 shadowed .. 1 lit), over a 5x5 texel filter. */
+  visibility(x: number, y: number, z: number): number {
+    const p: Vec3 = [x, y, z];
+    const fx = (this.dotU(p) - this.u0) / this.texel;
+    const fy = (this.dotV(p) - this.v0) / this.texel;
+    const d = this.dotD(p) + 0.012;
+    const n = this.size;
+    let lit = 0;
+    let total = 0;
+    const cx = Math.floor(fx);
+    const cy = Math.floor(fy);
+    for (let dy = -2; dy <= 2; dy++) {
+      for (let dx = -2; dx <= 2; dx++) {
+        const xx = cx + dx;
+        const yy = cy + dy;
+        total++;
+        if (xx < 0 || yy < 0 || xx >= n || yy >= n) {
+          lit++;
+          continue;
+        }
+        if (this.depth[yy * n + xx]! <= d) lit++;
+      }
+    }
+    return lit / total;
+  }
+}

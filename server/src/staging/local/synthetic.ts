@@ -1,0 +1,109 @@
+import { Camera } from './camera.ts';
+import type { RgbImage } from './image.ts';
+import { linearToSrgb8 } from './image.ts';
+import { toLinear } from './materials.ts';
+import { MeshBuilder } from './mesh.ts';
+import { noise3 } from './prng.ts';
+import { rasterize } from './raster.ts';
+import type { Vec3 } from './vec.ts';
+
+/** An empty box room with a known camera, for geometry tests and sample renders. */
+export interface SyntheticRoom {
+  width: number;
+  height: number;
+  /** Camera focal length as a fraction of the longer side. */
+  focal: number;
+  yaw: number;
+  eyeHeight: number;
+  /** Horizon row as a fraction of the height. */
+  horizon: number;
+  left: number;
+  right: number;
+  back: number;
+  ceiling: number;
+  /** A window on the back wall: x from..to, sill and head heights (metres). */
+  window?: { from: number; to: number; bottom: number; top: number };
+  floorColor: Vec3;
+  wallColor: Vec3;
+}
+
+export const DEFAULT_SYNTHETIC: SyntheticRoom = {
+  width: 960,
+  height: 640,
+  focal: 0.62,
+  yaw: 0.08,
+  eyeHeight: 1.5,
+  horizon: 0.46,
+  left: -2.3,
+  right: 2.6,
+  back: 6.5,
+  ceiling: 2.6,
+  window: { from: -0.6, to: 0.7, bottom: 0.9, top: 2.2 },
+  floorColor: [0.62, 0.48, 0.34],
+  wallColor: [0.88, 0.87, 0.84],
+};
+
+export function syntheticCamera(s: SyntheticRoom): Camera {
+  return new Camera({
+    width: s.width,
+    height: s.height,
+    focal: s.focal * Math.max(s.width, s.height),
+    cx: s.width / 2,
+    horizon: s.horizon * s.height,
+    yaw: s.yaw,
+    eyeHeight: s.eyeHeight,
+  });
+}
+
+const FLOOR = 0;
+const WALL = 1;
+const SKIRTING = 2;
+const WINDOW = 3;
+const CEILING = 4;
+
+/** Renders the room with the engine's own rasteriser: plain walls, a wood floor, skirting boards, a bright window. */
+export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
+  const b = new MeshBuilder();
+  const { left: L, right: R, back: B, ceiling: C } = s;
+  // The room extends behind the camera; the rasteriser clips at its near plane.
+  const near = -2;
+  b.quad([L, 0, near], [R, 0, near], [R, 0, B], [L, 0, B], [0, 1, 0], FLOOR);
+  b.quad([L, C, near], [L, C, B], [R, C, B], [R, C, near], [0, -1, 0], CEILING);
+  b.quad([L, 0, near], [L, 0, B], [L, C, B], [L, C, near], [1, 0, 0], WALL);
+  b.quad([R, 0, B], [R, 0, near], [R, C, near], [R, C, B], [-1, 0, 0], WALL);
+  b.quad([L, 0, B], [R, 0, B], [R, C, B], [L, C, B], [0, 0, -1], WALL);
+  const t = 0.012;
+  const h = 0.09;
+  b.box([L + t, h / 2, (near + B) / 2], [t, h / 2, (B - near) / 2], SKIRTING);
+  b.box([R - t, h / 2, (near + B) / 2], [t, h / 2, (B - near) / 2], SKIRTING);
+  b.box([(L + R) / 2, h / 2, B - t], [(R - L) / 2, h / 2, t], SKIRTING);
+  if (s.window) {
+    const w = s.window;
+    b.quad([w.from, w.bottom, B - 0.005], [w.to, w.bottom, B - 0.005], [w.to, w.top, B - 0.005], [w.from, w.top, B - 0.005], [0, 0, -1], WINDOW);
+  }
+  const mesh = b.build();
+  const cam = syntheticCamera(s);
+  const colors = [toLinear(s.floorColor), toLinear(s.wallColor), toLinear([0.96, 0.96, 0.95]), [1, 1, 1] as Vec3, toLinear([0.95, 0.95, 0.94])];
+  const layer = rasterize(mesh, cam, s.width, s.height, (f, out) => {
+    const c = colors[f.material] ?? [0.5, 0.5, 0.5];
+    // Walls facing the camera less are a little darker; the floor gets plank-like streaks;
+    // corners and edges get a soft ambient occlusion, and light falls off away from the window.
+    let k = 0.75 + 0.25 * Math.abs(f.nz);
+    if (f.material === FLOOR) k *= 0.9 + 0.2 * noise3(f.px * 0.8, 0, f.pz * 12, 11);
+    // (Only along the floor and ceiling: darkened vertical corners would weaken the corner
+    // lines that the geometry tests rely on.)
+    const wall = f.material === WALL || f.material === SKIRTING;
+    const d = wall ? Math.min(f.py, C - f.py) : Math.min(f.px - L, R - f.px, B - f.pz);
+    k *= 1 - 0.18 * Math.exp(-Math.max(0, d) / 0.35);
+    if (s.window) k *= 0.92 + 0.12 * Math.exp(-Math.hypot(f.px - (s.window.from + s.window.to) / 2, f.pz - B) / 4);
+    if (f.material === WINDOW) k = 1.2;
+    out[0] = (c[0] ?? 0) * k;
+    out[1] = (c[1] ?? 0) * k;
+    out[2] = (c[2] ?? 0) * k;
+  });
+  const data = new Uint8Array(s.width * s.height * 3);
+  for (let i = 0; i < s.width * s.height; i++) {
+    for (let k = 0; k < 3; k++) data[i * 3 + k] = linearToSrgb8(layer.color[i * 3 + k] ?? 0);
+  }
+  return { width: s.width, height: s.height, data };
+}

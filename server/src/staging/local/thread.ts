@@ -1,0 +1,136 @@
+import type { RoomType, Style } from '@roomstager/contracts';
+import { Worker } from 'node:worker_threads';
+import { InvalidImageError, type StageInput, type StageOutput, type StagingEngine } from '../engine.ts';
+import { parseStageInput, stageToJpeg } from './pipeline.ts';
+
+export interface WorkerRequest {
+  id: number;
+  image: Uint8Array;
+  style: Style;
+  roomType: RoomType;
+}
+
+export type WorkerReply = { id: number; ok: true; image: Uint8Array } | { id: number; ok: false; invalid: boolean; message: string };
+
+interface Job {
+  request: WorkerRequest;
+  signal: AbortSignal;
+  resolve: (jpeg: Buffer) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * The local engine on a worker thread, so the HTTP server's event loop stays free while a photo
+ * is staged (about a second of CPU). Jobs run one at a time per engine; an aborted running job
+ * terminates the worker (the next job starts a fresh one). If no worker can be started at all,
+ * jobs run on the calling thread instead.
+ */
+export class ThreadedLocalEngine implements StagingEngine {
+  readonly name = 'local';
+  private worker: Worker | null = null;
+  private ready: Promise<boolean> | null = null;
+  private readonly queue: Job[] = [];
+  private running: Job | null = null;
+  private nextId = 1;
+
+  async stage(input: StageInput): Promise<StageOutput> {
+    const { image, style, roomType, signal } = parseStageInput(input);
+    signal.throwIfAborted();
+    const jpeg = await new Promise<Buffer>((resolve, reject) => {
+      const job: Job = { request: { id: this.nextId++, image: new Uint8Array(image), style, roomType }, signal, resolve, reject };
+      signal.addEventListener('abort', () => this.abort(job), { once: true });
+      this.queue.push(job);
+      void this.pump();
+    });
+    return { image: jpeg, contentType: 'image/jpeg' };
+  }
+
+  /** Stops the worker; pending jobs are rejected. */
+  async close(): Promise<void> {
+    const jobs = [...this.queue, ...(this.running ? [this.running] : [])];
+    this.queue.length = 0;
+    this.running = null;
+    for (const job of jobs) job.reject(new Error('The staging engine was closed.'));
+    await this.stopWorker();
+  }
+
+  private abort(job: Job): void {
+    const reason: unknown = job.signal.reason;
+    const i = this.queue.indexOf(job);
+    if (i >= 0) {
+      this.queue.splice(i, 1);
+      job.reject(reason);
+      return;
+    }
+    if (this.running === job) {
+      this.running = null;
+      job.reject(reason);
+      void this.stopWorker().then(() => this.pump());
+    }
+  }
+
+  private async stopWorker(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    this.ready = null;
+    if (w) await w.terminate();
+  }
+
+  private startWorker(): Promise<boolean> {
+    if (this.ready) return this.ready;
+    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
+      workerData: { entry: new URL('./worker-entry.ts', import.meta.url).href },
+    });
+    this.worker = worker;
+    this.ready = new Promise<boolean>((resolve) => {
+      const onReady = (msg: unknown) => {
+        if (typeof msg === 'object' && msg !== null && 'ready' in msg) {
+          worker.off('message', onReady);
+          resolve(true);
+        }
+      };
+      worker.on('message', onReady);
+      worker.once('error', () => resolve(false));
+    });
+    worker.on('message', (msg: WorkerReply | { ready: true }) => {
+      if ('ready' in msg) return;
+      const job = this.running;
+      if (!job || job.request.id !== msg.id) return;
+      this.running = null;
+      if (msg.ok) job.resolve(Buffer.from(msg.image.buffer, msg.image.byteOffset, msg.image.byteLength));
+      else job.reject(msg.invalid ? new InvalidImageError(msg.message) : new Error(msg.message));
+      void this.pump();
+    });
+    worker.on('error', (err) => {
+      // A crash mid-job fails that job; the next job starts a new worker.
+      const job = this.running;
+      this.running = null;
+      if (this.worker === worker) {
+        this.worker = null;
+        this.ready = null;
+      }
+      job?.reject(err);
+      void this.pump();
+    });
+    return this.ready;
+  }
+
+  private async pump(): Promise<void> {
+    // An idle worker must not keep the process alive; a busy one must.
+    if (!this.running && this.queue.length === 0) this.worker?.unref();
+    if (this.running || this.queue.length === 0) return;
+    const job = this.queue.shift()!;
+    this.running = job;
+    const ok = await this.startWorker();
+    if (this.running !== job) return;
+    if (!ok || !this.worker) {
+      // No worker thread available (for example no TypeScript loader): stage here instead.
+      this.running = null;
+      stageToJpeg(Buffer.from(job.request.image), job.request.style, job.request.roomType, job.signal).then(job.resolve, job.reject);
+      void this.pump();
+      return;
+    }
+    this.worker.ref();
+    this.worker.postMessage(job.request, [job.request.image.buffer as ArrayBuffer]);
+  }
+}

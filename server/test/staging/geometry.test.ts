@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
+import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
+import { Camera } from '../../src/staging/local/camera.ts';
+import { detectSegments, gradient, blurPlane, type Plane } from '../../src/staging/local/lines.ts';
+import { footprint, layoutRoom, openingZone, polygonsOverlap, violation } from '../../src/staging/local/layout.ts';
+import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
+import { DEFAULT_SYNTHETIC, renderSyntheticRoom, syntheticCamera, type SyntheticRoom } from '../../src/staging/local/synthetic.ts';
+import { estimateDepthVanishingPoint } from '../../src/staging/local/vanishing.ts';
+import { ROOM_TYPES, STYLES } from '@roomstager/contracts';
+
+/** Dark lines on white converging at (vx, vy), drawn anti-aliased. */
+function convergingLines(w: number, h: number, vx: number, vy: number): Plane {
+  const data = new Float32Array(w * h).fill(1);
+  const starts: Array<[number, number]> = [
+    [0, h - 1],
+    [w * 0.25, h - 1],
+    [w * 0.75, h - 1],
+    [w - 1, h - 1],
+    [0, 0],
+    [w - 1, 0],
+    [0, h * 0.8],
+    [w - 1, h * 0.75],
+  ];
+  for (const [sx, sy] of starts) {
+    const n = Math.ceil(Math.hypot(vx - sx, vy - sy));
+    for (let k = 0; k < n * 0.85; k++) {
+      const x = sx + ((vx - sx) * k) / n;
+      const y = sy + ((vy - sy) * k) / n;
+      for (let dy = -2; dy <= 2; dy++) {
+        for (let dx = -2; dx <= 2; dx++) {
+          const px = Math.round(x) + dx;
+          const py = Math.round(y) + dy;
+          if (px < 0 || py < 0 || px >= w || py >= h) continue;
+          const d = Math.hypot(px - x, py - y);
+          data[py * w + px] = Math.min(data[py * w + px] ?? 1, Math.min(1, d / 1.5));
+        }
+      }
+    }
+  }
+  return { width: w, height: h, data };
+}
+
+describe('vanishing point and horizon', () => {
+  it('finds the vanishing point of synthetic converging lines within 1% of the image size', () => {
+    const plane = blurPlane(convergingLines(640, 480, 350, 210), 1);
+    const segments = detectSegments(plane, gradient(plane), { threshold: 0.008, minLength: 19 });
+    const vp = estimateDepthVanishingPoint(segments, 640, 480);
+    expect(vp).not.toBeNull();
+    expect(Math.abs(vp!.x - 350)).toBeLessThan(6.4);
+    expect(Math.abs(vp!.y - 210)).toBeLessThan(6.4);
+  });
+
+  it.each([
+    ['frontal', { yaw: 0.0, horizon: 0.45 }],
+    ['turned right, low horizon', { yaw: 0.12, horizon: 0.52 }],
+    ['turned left', { yaw: -0.1, horizon: 0.42 }],
+    ['wide room, turned 17 degrees', { left: -4, right: 4.5, back: 10, yaw: 0.3 }],
+    ['narrow room, high horizon', { left: -1.2, right: 1.3, back: 3.5, yaw: -0.2, horizon: 0.55 }],
+    ['white on white', { floorColor: [0.86, 0.85, 0.83] as [number, number, number], wallColor: [0.9, 0.89, 0.87] as [number, number, number] }],
+  ])('recovers the camera and the room box of a synthetic room (%s)', (_name, over) => {
+    const truth: SyntheticRoom = { ...DEFAULT_SYNTHETIC, ...over };
+    const room = analyseRoom(renderSyntheticRoom(truth));
+    const cam = room.camera.p;
+    // Horizon within 1.5% of the height, yaw within 2 degrees.
+    expect(Math.abs(cam.horizon - truth.horizon * truth.height)).toBeLessThan(0.015 * truth.height);
+    expect(Math.abs(cam.yaw - truth.yaw)).toBeLessThan((2 * Math.PI) / 180);
+    // Room box within 10% or 20 cm, whichever is larger (the focal length is the default one
+    // here, as in the truth).
+    expect(room.box.fallback).toBe(false);
+    const near = (got: number, want: number) => expect(Math.abs(got - want)).toBeLessThan(Math.max(0.2, 0.1 * Math.abs(want)));
+    near(room.box.left, truth.left);
+    near(room.box.right, truth.right);
+    near(room.box.back, truth.back);
+    // The window is found on the back wall, within 20 cm.
+    const win = room.openings.find((o) => o.wall === 'back');
+    expect(win).toBeDefined();
+    expect(Math.abs(win!.from - truth.window!.from)).toBeLessThan(0.2);
+    expect(Math.abs(win!.to - truth.window!.to)).toBeLessThan(0.2);
+  });
+});
+
+describe('room analysis on real photos', () => {
+  // Hand-checked against the photos (debug overlays): regressions in the fit show up here.
+  it.each([
+    ['empty-open-plan-living-dining.jpg', { left: -2.1, right: 2.1, back: 9.2, horizon: 0.43 }],
+    ['empty-living-portrait.jpg', { left: -2.3, right: 0.5, back: 4.5, horizon: 0.43 }],
+  ])('%s: horizon and room box', async (name, truth) => {
+    const bytes = readFileSync(fileURLToPath(new URL(`../fixtures/rooms/${name}`, import.meta.url)));
+    const photo = await decodeImage(bytes);
+    const size = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const room = analyseRoom(await resizeRgb(photo, size.width, size.height));
+    expect(Math.abs(room.camera.p.horizon / room.camera.p.height - truth.horizon)).toBeLessThan(0.03);
+    expect(Math.abs(room.box.left - truth.left)).toBeLessThan(0.4);
+    expect(Math.abs(room.box.right - truth.right)).toBeLessThan(0.4);
+    expect(Math.abs(room.box.back - truth.back) / truth.back).toBeLessThan(0.2);
+    expect(room.box.fallback).toBe(false);
+  });
+});
+
+describe('camera', () => {
+  const cam = new Camera({ width: 1200, height: 800, focal: 700, cx: 600, horizon: 370, yaw: 0.2, eyeHeight: 1.5 });
+
+  it('projects floor points and back-projects them to the same place', () => {
+    for (const p of [
+      [0.5, 0, 3],
+      [-1.7, 0, 5.5],
+      [2.2, 0, 2.4],
+    ] as Array<[number, number, number]>) {
+      const q = cam.project(p);
+      const back = cam.floorPoint(q.u, q.v);
+      expect(back).not.toBeNull();
+      expect(back![0]).toBeCloseTo(p[0], 6);
+      expect(back![2]).toBeCloseTo(p[2], 6);
+    }
+  });
+
+  it('round-trips wall points and keeps scale with distance', () => {
+    const p: [number, number, number] = [-2, 1.2, 4];
+    const q = cam.project(p);
+    const w = cam.planeXPoint(q.u, q.v, -2);
+    expect(w![1]).toBeCloseTo(1.2, 6);
+    expect(w![2]).toBeCloseTo(4, 6);
+    // A 1 m post looks half as tall at twice the depth.
+    const h = (z: number) => cam.project([0, 0, z]).v - cam.project([0, 1, z]).v;
+    expect(h(3) / h(6)).toBeCloseTo(cam.toCamera([0, 0, 6])[2] / cam.toCamera([0, 0, 3])[2], 6);
+  });
+
+  it('puts the depth vanishing point where the yaw says', () => {
+    const far = cam.project([0, 0, 1e7]);
+    expect(far.u).toBeCloseTo(cam.depthVanishingU(), 2);
+    expect(far.v).toBeCloseTo(370, 2);
+    const scaled = cam.scaled(600, 400);
+    expect(scaled.project([0.3, 0.4, 3]).u).toBeCloseTo(cam.project([0.3, 0.4, 3]).u / 2, 6);
+  });
+});
+
+describe('layout', () => {
+  const cases: SyntheticRoom[] = [
+    DEFAULT_SYNTHETIC,
+    { ...DEFAULT_SYNTHETIC, left: -1.6, right: 1.6, back: 4.2, yaw: -0.05 },
+    { ...DEFAULT_SYNTHETIC, left: -3.5, right: 3.2, back: 9, window: { from: 1.2, to: 2.6, bottom: 0.1, top: 2.2 } },
+  ];
+  for (const [i, truth] of cases.entries()) {
+    const room = analyseRoom(renderSyntheticRoom(truth));
+    for (const roomType of ROOM_TYPES) {
+      for (const style of STYLES) {
+        it(`room ${i}, ${roomType}, ${style}: inside the floor, clear of openings and of each other`, () => {
+          const placed = layoutRoom(room, roomType, STYLE_DEFS[style]);
+          expect(placed.length).toBeGreaterThan(0);
+          const floorPieces = placed.filter((p) => p.kind !== 'rug' && p.kind !== 'art' && p.kind !== 'pendant');
+          expect(floorPieces.length).toBeGreaterThan(0);
+          for (const [k, p] of placed.entries()) {
+            // Each piece satisfies every rule against the pieces placed before it.
+            expect(violation(room, p, placed.slice(0, k))).toBeNull();
+            if (p.kind === 'art') continue;
+            for (const [x, z] of footprint(p)) {
+              expect(x).toBeGreaterThanOrEqual(room.box.left);
+              expect(x).toBeLessThanOrEqual(room.box.right);
+              expect(z).toBeLessThanOrEqual(room.box.back);
+            }
+          }
+          for (const p of floorPieces) {
+            for (const o of room.openings) {
+              if (o.kind === 'door' || p.size.h > o.bottom) expect(polygonsOverlap(footprint(p), openingZone(room, o))).toBe(false);
+            }
+            for (const q of floorPieces) {
+              // Chairs tuck under their table; nothing else may touch.
+              const chairAtTable = /chair/i.test(p.kind + q.kind) && /table|desk/i.test(p.kind + q.kind);
+              if (q !== p && !chairAtTable) expect(polygonsOverlap(footprint(p), footprint(q))).toBe(false);
+            }
+          }
+        });
+      }
+    }
+  }
+
+  it('has its own furniture for each room type', () => {
+    const room = analyseRoom(renderSyntheticRoom(DEFAULT_SYNTHETIC));
+    const anchors = { living_room: 'sofa', bedroom: 'bed', dining_room: 'diningTable', kitchen: 'roundTable', office: 'desk' };
+    for (const roomType of ROOM_TYPES) {
+      const kinds = layoutRoom(room, roomType, STYLE_DEFS.modern).map((p) => p.kind);
+      expect(kinds).toContain(anchors[roomType]);
+    }
+  });
+
+  it('is the same for the same photo at another resolution', () => {
+    const a = analyseRoom(renderSyntheticRoom(DEFAULT_SYNTHETIC));
+    const cam = syntheticCamera(DEFAULT_SYNTHETIC);
+    expect(a.camera.p.horizon / a.camera.p.height).toBeCloseTo(cam.p.horizon / cam.p.height, 1);
+  });
+});
