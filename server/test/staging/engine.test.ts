@@ -4,7 +4,7 @@ import { ROOM_TYPES, STYLES, type RoomType, type Style } from '@roomstager/contr
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidImageError } from '../../src/staging/engine.ts';
-import { createLocalEngine } from '../../src/staging/local/index.ts';
+import { createLocalEngine, ThreadedLocalEngine } from '../../src/staging/local/index.ts';
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/rooms/${name}`, import.meta.url)));
 // The default engine stages on a worker thread; the in-thread one must give the same bytes.
@@ -56,6 +56,16 @@ describe('local staging engine', () => {
     expect(Buffer.compare(threaded.image, local.image)).toBe(0);
     // Staging takes hundreds of milliseconds; a blocked loop would tick a handful of times.
     expect(ticks).toBeGreaterThan(10);
+  });
+
+  it('stages on the calling thread when no worker can start', async () => {
+    const broken = new ThreadedLocalEngine(new URL('./no-such-worker-entry.ts', import.meta.url));
+    const [a, b] = await Promise.all([
+      broken.stage({ image: small, contentType: 'image/jpeg', style: 'minimalist', roomType: 'office', signal: new AbortController().signal }),
+      inThread.stage({ image: small, contentType: 'image/jpeg', style: 'minimalist', roomType: 'office', signal: new AbortController().signal }),
+    ]);
+    expect(Buffer.compare(a.image, b.image)).toBe(0);
+    await broken.close();
   });
 
   it('stages a landscape photo: a JPEG of the same size, byte-identical when repeated', async () => {

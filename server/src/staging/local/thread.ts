@@ -32,6 +32,11 @@ export class ThreadedLocalEngine implements StagingEngine {
   private readonly queue: Job[] = [];
   private running: Job | null = null;
   private nextId = 1;
+  /** Set once a worker failed to start: from then on jobs run on the calling thread. */
+  private threadsUnavailable = false;
+
+  /** `entry` is the worker's TypeScript module (replaceable so tests can simulate a failure). */
+  constructor(private readonly entry: URL = new URL('./worker-entry.ts', import.meta.url)) {}
 
   async stage(input: StageInput): Promise<StageOutput> {
     const { image, style, roomType, signal } = parseStageInput(input);
@@ -78,14 +83,14 @@ export class ThreadedLocalEngine implements StagingEngine {
 
   private startWorker(): Promise<boolean> {
     if (this.ready) return this.ready;
-    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
-      workerData: { entry: new URL('./worker-entry.ts', import.meta.url).href },
-    });
+    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { entry: this.entry.href } });
     this.worker = worker;
+    let started = false;
     this.ready = new Promise<boolean>((resolve) => {
       const onReady = (msg: unknown) => {
         if (typeof msg === 'object' && msg !== null && 'ready' in msg) {
           worker.off('message', onReady);
+          started = true;
           resolve(true);
         }
       };
@@ -102,13 +107,15 @@ export class ThreadedLocalEngine implements StagingEngine {
       void this.pump();
     });
     worker.on('error', (err) => {
-      // A crash mid-job fails that job; the next job starts a new worker.
-      const job = this.running;
-      this.running = null;
       if (this.worker === worker) {
         this.worker = null;
         this.ready = null;
       }
+      // A worker that never started is handled by pump (the job runs here instead).
+      if (!started) return;
+      // A crash mid-job fails that job; the next job starts a new worker.
+      const job = this.running;
+      this.running = null;
       job?.reject(err);
       void this.pump();
     });
@@ -121,10 +128,11 @@ export class ThreadedLocalEngine implements StagingEngine {
     if (this.running || this.queue.length === 0) return;
     const job = this.queue.shift()!;
     this.running = job;
-    const ok = await this.startWorker();
+    const ok = this.threadsUnavailable ? false : await this.startWorker();
     if (this.running !== job) return;
     if (!ok || !this.worker) {
       // No worker thread available (for example no TypeScript loader): stage here instead.
+      this.threadsUnavailable = true;
       this.running = null;
       stageToJpeg(Buffer.from(job.request.image), job.request.style, job.request.roomType, job.signal).then(job.resolve, job.reject);
       void this.pump();

@@ -1,0 +1,76 @@
+/**
+ * Renders every fixture photo in every style (living room), a debug overlay of the estimated
+ * geometry per photo, sample renders of a synthetic empty bedroom and kitchen (no real photo of
+ * those is among the fixtures), and a contact sheet of it all.
+ * Run: npx tsx scripts/render-examples.ts <output-folder> [room type]
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { ROOM_TYPES, STYLES, type RoomType } from '@roomstager/contracts';
+import sharp, { type OverlayOptions } from 'sharp';
+import { drawDebug } from '../server/src/staging/local/debug.ts';
+import { decodeImage, encodeJpeg, encodePng } from '../server/src/staging/local/image.ts';
+import { stageDetailed } from '../server/src/staging/local/index.ts';
+import { footprint } from '../server/src/staging/local/layout.ts';
+import { DEFAULT_SYNTHETIC, renderSyntheticRoom } from '../server/src/staging/local/synthetic.ts';
+
+const out = process.argv[2];
+if (!out) {
+  console.error('usage: npx tsx scripts/render-examples.ts <output-folder> [room type]');
+  process.exit(2);
+}
+const roomType = (process.argv[3] ?? 'living_room') as RoomType;
+if (!ROOM_TYPES.includes(roomType)) throw new Error(`unknown room type ${roomType}`);
+mkdirSync(out, { recursive: true });
+const dir = join(import.meta.dirname, '../server/test/fixtures/rooms');
+const signal = new AbortController().signal;
+
+const sources: Array<{ name: string; bytes: Buffer; roomType: RoomType }> = readdirSync(dir)
+  .filter((f) => f.endsWith('.jpg'))
+  .sort()
+  .map((f) => ({ name: basename(f, '.jpg'), bytes: readFileSync(join(dir, f)), roomType }));
+// Sample renders: a synthetic empty bedroom and kitchen, made by the engine's own room renderer.
+const bedroom = renderSyntheticRoom({ ...DEFAULT_SYNTHETIC, width: 1500, height: 1000, floorColor: [0.7, 0.6, 0.5], wallColor: [0.86, 0.85, 0.82] });
+const kitchen = renderSyntheticRoom({
+  ...DEFAULT_SYNTHETIC,
+  width: 1500,
+  height: 1000,
+  left: -2,
+  right: 2.4,
+  back: 5.5,
+  yaw: -0.1,
+  floorColor: [0.55, 0.55, 0.53],
+  wallColor: [0.93, 0.92, 0.9],
+});
+sources.push({ name: 'sample-render-empty-bedroom', bytes: await encodePng(bedroom), roomType: 'bedroom' });
+sources.push({ name: 'sample-render-empty-kitchen', bytes: await encodePng(kitchen), roomType: 'kitchen' });
+
+const tile = 480;
+const sheet: OverlayOptions[] = [];
+let row = 0;
+for (const src of sources) {
+  let debugDone = false;
+  for (const [col, style] of STYLES.entries()) {
+    const t = performance.now();
+    const d = await stageDetailed(src.bytes, style, src.roomType, signal);
+    const file = join(out, `${src.name}-${src.roomType}-${style}.jpg`);
+    const jpeg = await encodeJpeg(d.image);
+    writeFileSync(file, jpeg);
+    console.log(`${file} ${(performance.now() - t).toFixed(0)} ms: ${d.placements.map((p) => p.kind).join(', ')}`);
+    sheet.push({ input: await sharp(jpeg).resize(tile, tile, { fit: 'contain', background: '#222' }).toBuffer(), left: col * tile, top: row * tile });
+    if (!debugDone) {
+      const overlay = drawDebug(await decodeImage(src.bytes), d.room, d.placements.map((p) => ({ corners: footprint(p) })));
+      const dbg = await encodeJpeg(overlay);
+      writeFileSync(join(out, `${src.name}-${src.roomType}-debug.jpg`), dbg);
+      sheet.push({ input: await sharp(dbg).resize(tile, tile, { fit: 'contain', background: '#222' }).toBuffer(), left: STYLES.length * tile, top: row * tile });
+      debugDone = true;
+    }
+  }
+  row++;
+}
+const sheetFile = join(out, 'contact-sheet.png');
+await sharp({ create: { width: (STYLES.length + 1) * tile, height: row * tile, channels: 3, background: '#222' } })
+  .composite(sheet)
+  .png()
+  .toFile(sheetFile);
+console.log(sheetFile);
