@@ -48,7 +48,11 @@ export interface DemoExample {
   bullets: [string, string, string];
   before: PhotoName;
   after: PhotoName;
+  /** Set for a synthetic room rather than a photo. */
+  caption?: string;
 }
+
+const SAMPLE_RENDER = 'Sample render: an empty room drawn by our local engine, then staged by it. No photo was used.';
 
 export const DEMO_EXAMPLES: DemoExample[] = [
   {
@@ -75,8 +79,9 @@ export const DEMO_EXAMPLES: DemoExample[] = [
     title: 'Kitchen and breakfast nook',
     description: 'Bar stools, a small table and a few plants turn a plain kitchen into the heart of the home.',
     bullets: ['Stools at the counter where one is found', 'Bowls and greenery for life', 'Cabinets and fixtures kept as they are'],
-    before: 'dining-before',
+    before: 'kitchen-before',
     after: 'kitchen-after',
+    caption: SAMPLE_RENDER,
   },
   {
     id: 'bedroom',
@@ -84,7 +89,8 @@ export const DEMO_EXAMPLES: DemoExample[] = [
     title: 'Calm main bedroom',
     description: 'A bed with layered bedding, nightstands and lamps make an empty room read as a restful retreat.',
     bullets: ['Bed placed against the main wall', 'Nightstands with matching lamps', 'Soft palette in the chosen style'],
-    before: 'hall-before',
+    before: 'bedroom-before',
     after: 'bedroom-after',
+    caption: SAMPLE_RENDER,
   },
 ];

@@ -52,7 +52,7 @@ function Hero() {
           <BeforeAfterSlider
             priority
             before={responsivePhoto('living-before', 'Empty living room with tiled floor and a balcony door')}
-            after={responsivePhoto('living-after', 'The same living room staged with a sofa, coffee table and armchair')}
+            after={responsivePhoto('living-after', 'The same living room staged in the modern style')}
             width={PHOTOS['living-before'].width}
             height={PHOTOS['living-before'].height}
             sizes="(min-width: 768px) 448px, 100vw"
@@ -154,6 +154,7 @@ function Demo() {
               sizes="(min-width: 768px) 512px, 100vw"
               label={`${example.tab} before and after`}
             />
+            {example.caption && <p className="mt-2 text-center text-sm text-stone-600">{example.caption}</p>}
           </div>
           <div>
             <h3 className="text-2xl font-semibold">{example.title}</h3>
