@@ -4,3 +4,5 @@ export * from './routes.ts';
 export * from './auth.ts';
 export * from './users.ts';
 export * from './credits.ts';
+export * from './jobs.ts';
+export * from './payments.ts';

@@ -41,7 +41,7 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
     expect(await page.getByTestId('credits-balance').innerText()).toBe('3');
     expect(await page.getByRole('link', { name: 'Gallery' }).getAttribute('aria-current')).toBe('page');
     await screenshot(page, 'signed-in-gallery');
-    expect(errors).toEqual([]);
+    expect(errors.join('\n')).toBe('');
   });
 
   it('signing in without a return path lands on /generate', async () => {
@@ -89,7 +89,7 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
     await expect.poll(() => page.getByTestId('avatar-initial').innerText()).toBe('M');
     expect(calls).toBe(1);
     await screenshot(page, 'profile-updated');
-    expect(errors).toEqual([]);
+    expect(errors.join('\n')).toBe('');
   });
 
   it('shows the server message when a profile update is refused', async () => {

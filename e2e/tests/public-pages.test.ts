@@ -60,7 +60,7 @@ describe.skipIf(!hasBrowser())('public pages', () => {
       expect(await page.locator('meta[name="description"]').getAttribute('content')).toBeTruthy();
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `public${p.path === '/' ? '-landing' : p.path.replaceAll('/', '-')}`, true);
-      expect(errors).toEqual([]);
+      expect(errors.join('\n')).toBe('');
     });
   }
 

@@ -41,6 +41,7 @@ describe.skipIf(!hasBrowser())('login and signup', () => {
 
   it('/signup shows the alert too and links to /login', async () => {
     await page.goto('/signup?error=USER_EXISTS');
+    await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').innerText()).toBe('An account with this email already exists. Please sign in instead.');
     await screenshot(page, 'signup-with-error');
     await page.getByRole('link', { name: 'Sign in' }).click();

@@ -2,6 +2,17 @@ import { z } from 'zod';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const int = (min: number, max: number, fallback: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+const flag = (fallback: boolean) =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
+    z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback ? 'true' : 'false').transform((v) => ['true', '1', 'yes'].includes(v)),
+  );
+
+/** Staging engines: `local` everywhere; `fail` (every job fails, refunded) only outside production. */
+export const STAGING_ENGINES = ['local', 'fail'] as const;
+export const TEST_ONLY_ENGINES: ReadonlySet<string> = new Set(['fail']);
 
 /** Every environment variable the server reads, parsed once at start. */
 const envSchema = z
@@ -31,6 +42,41 @@ const envSchema = z
     OIDC_ISSUER_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
     /** Sign-in starts and callbacks per minute per client address. */
     SIGN_IN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(120)),
+    /** Uploads per minute per signed-in user. */
+    UPLOAD_RATE_LIMIT: int(1, 100_000, 30),
+
+    /** Where image files live: `local` (under DATA_DIR/images) or `s3` (any S3-compatible store). */
+    STORAGE: z.preprocess(emptyToUndefined, z.enum(['local', 's3']).default('local')),
+    S3_BUCKET: optionalString,
+    S3_REGION: optionalString,
+    /** Only for S3-compatible stores other than AWS (MinIO, R2, s3rver...). */
+    S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_FORCE_PATH_STYLE: flag(false),
+
+    STAGING_ENGINE: z.preprocess(emptyToUndefined, z.enum(STAGING_ENGINES).default('local')),
+    /** One engine run is aborted after this long. */
+    ENGINE_TIMEOUT_MS: int(1_000, 3_600_000, 120_000),
+    /** Run a worker inside the server process (the embedded default); false when separate workers run. */
+    RUN_WORKER: flag(true),
+    /** Jobs one worker process runs at a time. */
+    WORKER_CONCURRENCY: int(1, 64, 1),
+    /** A claimed job's lease; renewed every third of it while the engine runs. */
+    WORKER_LEASE_MS: int(1_000, 3_600_000, 30_000),
+    /** How often an idle worker looks for jobs (it is woken at once by jobs created in its process). */
+    WORKER_POLL_MS: int(10, 60_000, 400),
+    /** Engine runs per job before it fails for good (transient errors and crashed workers count). */
+    JOB_MAX_ATTEMPTS: int(1, 20, 3),
+
+    /** PayPal REST app (both or neither); without them, outside production, the built-in simulator. */
+    PAYPAL_CLIENT_ID: optionalString,
+    PAYPAL_CLIENT_SECRET: optionalString,
+    PAYPAL_ENV: z.preprocess(emptyToUndefined, z.enum(['sandbox', 'live']).default('sandbox')),
+    /** The id of the webhook registered for /api/paypal/webhook (verify-webhook-signature needs it). */
+    PAYPAL_WEBHOOK_ID: optionalString,
+    /** Order creations, and captures/confirmations, per minute per signed-in user (each). */
+    PAYMENT_RATE_LIMIT: int(1, 100_000, 60),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
@@ -49,6 +95,24 @@ const envSchema = z
     if (env.NODE_ENV === 'production' && env.OIDC_ISSUER_URL && !env.OIDC_ISSUER_URL.startsWith('https://')) {
       ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER_URL'], message: 'must be an https:// URL in production' });
     }
+    if (env.STORAGE === 's3') {
+      for (const name of ['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `STORAGE=s3 needs ${name}` });
+      }
+    }
+    if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
+      ctx.addIssue({ code: 'custom', path: ['PAYPAL_CLIENT_ID'], message: 'set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET together, or neither' });
+    }
+    if (!env.RUN_WORKER && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RUN_WORKER'],
+        message: 'RUN_WORKER=false needs DATABASE_URL: with the embedded PGlite only the server process can run the worker',
+      });
+    }
+    if (env.NODE_ENV === 'production' && TEST_ONLY_ENGINES.has(env.STAGING_ENGINE)) {
+      ctx.addIssue({ code: 'custom', path: ['STAGING_ENGINE'], message: `${env.STAGING_ENGINE} is a test engine and never runs in production` });
+    }
   })
   .transform((env) => {
     const production = env.NODE_ENV === 'production';
@@ -62,6 +126,7 @@ const envSchema = z
       publicOrigin,
       secureCookies: publicUrl.protocol === 'https:',
       oidc: oidcSettings(env, publicOrigin),
+      paypal: paypalSettings(env, publicOrigin),
     };
   });
 
@@ -69,6 +134,31 @@ export const GOOGLE_ISSUER_URL = 'https://accounts.google.com';
 /** Where the development issuer is mounted (never in production, never with Google settings). */
 export const DEV_OIDC_PATH = '/dev/oidc';
 export const DEV_OIDC_CLIENT_ID = 'roomstager-development';
+
+/** Where the PayPal simulator is mounted (never in production, never with PayPal settings). */
+export const DEV_PAYPAL_PATH = '/dev/paypal';
+
+export type PayPalSettings =
+  | { kind: 'paypal'; env: 'sandbox' | 'live'; baseUrl: string; clientId: string; clientSecret: string; webhookId: string | undefined }
+  /** The simulator built into the app; its client secret is generated at start. */
+  | { kind: 'simulator'; baseUrl: string; webhookId: undefined };
+
+function paypalSettings(
+  env: { PAYPAL_CLIENT_ID?: string | undefined; PAYPAL_CLIENT_SECRET?: string | undefined; PAYPAL_ENV: 'sandbox' | 'live'; PAYPAL_WEBHOOK_ID?: string | undefined },
+  publicOrigin: string,
+): PayPalSettings {
+  if (env.PAYPAL_CLIENT_ID && env.PAYPAL_CLIENT_SECRET) {
+    return {
+      kind: 'paypal',
+      env: env.PAYPAL_ENV,
+      baseUrl: env.PAYPAL_ENV === 'live' ? 'https://api-m.paypal.com' : 'https://api-m.sandbox.paypal.com',
+      clientId: env.PAYPAL_CLIENT_ID,
+      clientSecret: env.PAYPAL_CLIENT_SECRET,
+      webhookId: env.PAYPAL_WEBHOOK_ID,
+    };
+  }
+  return { kind: 'simulator', baseUrl: `${publicOrigin}${DEV_PAYPAL_PATH}`, webhookId: undefined };
+}
 
 export type OidcSettings =
   /** Google, or OIDC_ISSUER_URL in its place, with the configured client. */

@@ -1,10 +1,24 @@
+import path from 'node:path';
 import { GOOGLE_ISSUER_URL, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { DevOidcIssuer } from './dev/oidc-issuer.ts';
+import { createTestEngines } from './dev/test-engines.ts';
 import { OidcClient } from './integrations/google-oidc.ts';
 import { AuthService } from './services/auth.service.ts';
 import { CreditsService } from './services/credits.service.ts';
+import { ImagesService } from './services/images.service.ts';
+import { JobQueue } from './services/job-queue.ts';
+import { JobsService } from './services/jobs.service.ts';
+import { UploadsService } from './services/uploads.service.ts';
 import { UsersService } from './services/users.service.ts';
+import { PayPalSimulator } from './dev/paypal-simulator.ts';
+import { PayPalClient } from './integrations/paypal.ts';
+import { PaymentsService } from './services/payments.service.ts';
+import type { StagingEngine } from './staging/engine.ts';
+import { createLocalEngine } from './staging/local/index.ts';
+import { LocalObjectStorage } from './storage/local.storage.ts';
+import type { ObjectStorage } from './storage/object-storage.ts';
+import { S3ObjectStorage } from './storage/s3.storage.ts';
 
 /** Composition root: every long-lived part of the server, built once from the configuration. */
 export interface Container {
@@ -17,6 +31,22 @@ export interface Container {
   credits: CreditsService;
   users: UsersService;
   auth: AuthService;
+  /** Image files: local disk under DATA_DIR/images, or S3. */
+  storage: ObjectStorage;
+  /** The configured staging engine (STAGING_ENGINE). */
+  engine: StagingEngine;
+  /** Engines a job may ask for by name outside production (X-Test-Staging-Engine); empty in production. */
+  testEngines: ReadonlyMap<string, StagingEngine>;
+  images: ImagesService;
+  uploads: UploadsService;
+  jobs: JobsService;
+  /** The worker's side of the jobs table (claims and leases). */
+  queue: JobQueue;
+  /** PayPal's REST API (PAYPAL_*), or the simulator's in-process. */
+  paypal: PayPalClient;
+  /** The PayPal simulator, mounted under /dev/paypal; absent in production and with PayPal settings. */
+  paypalSimulator: PayPalSimulator | undefined;
+  payments: PaymentsService;
 }
 
 /** Tests pass their own parts (a fresh database, a fake provider); the rest comes from config. */
@@ -53,7 +83,68 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const credits = overrides.credits ?? new CreditsService(db);
   const users = overrides.users ?? new UsersService(db, credits);
   const auth = overrides.auth ?? new AuthService(db, users, oidc);
-  return { config, database, oidc, devIssuer, credits, users, auth };
+
+  const storage = overrides.storage ?? createStorage(config);
+  const testEngines = overrides.testEngines ?? (config.production ? new Map<string, StagingEngine>() : createTestEngines());
+  const engine = overrides.engine ?? createEngine(config, testEngines);
+  const images = overrides.images ?? new ImagesService(db, storage);
+  const uploads = overrides.uploads ?? new UploadsService(db, images);
+  const queue = overrides.queue ?? new JobQueue(db, credits, images, config.WORKER_LEASE_MS);
+  const { paypal, paypalSimulator, webhookId } = createPayPal(config, overrides);
+  const payments =
+    overrides.payments ??
+    new PaymentsService(db, credits, paypal, {
+      publicOrigin: config.publicOrigin,
+      clientId: config.paypal.kind === 'paypal' ? config.paypal.clientId : (paypalSimulator?.clientId ?? 'simulator'),
+      environment: config.paypal.kind === 'paypal' ? config.paypal.env : 'simulator',
+      webhookId,
+    });
+  const jobs = overrides.jobs ?? new JobsService(db, credits, images, config.publicOrigin, (tx, userId) => payments.priorityForUser(tx, userId));
+  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments };
+}
+
+function createPayPal(
+  config: Config,
+  overrides: ContainerOverrides,
+): { paypal: PayPalClient; paypalSimulator: PayPalSimulator | undefined; webhookId: string | undefined } {
+  const settings = config.paypal;
+  if (settings.kind === 'paypal') {
+    if (config.production && !settings.webhookId) {
+      throw new Error('Production needs PAYPAL_WEBHOOK_ID (PayPal webhooks are verified with it)');
+    }
+    const paypal = overrides.paypal ?? new PayPalClient({ baseUrl: settings.baseUrl, clientId: settings.clientId, clientSecret: settings.clientSecret });
+    return { paypal, paypalSimulator: undefined, webhookId: settings.webhookId };
+  }
+  if (config.production) {
+    throw new Error('The PayPal simulator never runs in production: set PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID');
+  }
+  const paypalSimulator = overrides.paypalSimulator ?? new PayPalSimulator(settings.baseUrl);
+  const paypal =
+    overrides.paypal ??
+    new PayPalClient({ baseUrl: settings.baseUrl, clientId: paypalSimulator.clientId, clientSecret: paypalSimulator.clientSecret, fetch: paypalSimulator.fetch });
+  return { paypal, paypalSimulator, webhookId: paypalSimulator.webhookId };
+}
+
+function createStorage(config: Config): ObjectStorage {
+  if (config.STORAGE === 's3') {
+    // config.ts has already refused STORAGE=s3 without these.
+    return new S3ObjectStorage({
+      bucket: config.S3_BUCKET as string,
+      region: config.S3_REGION as string,
+      accessKeyId: config.S3_ACCESS_KEY_ID as string,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY as string,
+      endpoint: config.S3_ENDPOINT,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    });
+  }
+  return new LocalObjectStorage(path.join(config.DATA_DIR, 'images'));
+}
+
+function createEngine(config: Config, testEngines: ReadonlyMap<string, StagingEngine>): StagingEngine {
+  if (config.STAGING_ENGINE === 'local') return createLocalEngine();
+  const engine = testEngines.get(config.STAGING_ENGINE);
+  if (!engine || config.production) throw new Error(`The staging engine ${config.STAGING_ENGINE} never runs in production`);
+  return engine;
 }
 
 /** What runs for each role, printed at start so a newcomer sees what is real and what is a stand-in. */
@@ -67,5 +158,14 @@ export function describeParts(container: Container): Array<[role: string, part: 
   return [
     ['database', container.database.description],
     ['sign-in', signIn],
+    ['storage', container.storage.description],
+    ['engine', engineDescription(container)],
+    ['payments', container.paypalSimulator ? container.paypalSimulator.description : `PayPal (${container.config.paypal.kind === 'paypal' ? container.config.paypal.env : 'sandbox'})`],
   ];
+}
+
+function engineDescription({ engine, config }: Container): string {
+  const what = engine.name === 'local' ? 'local (embedded, no network)' : engine.name;
+  const where = config.RUN_WORKER ? `worker in this process x${config.WORKER_CONCURRENCY}` : 'no worker here (run npm run worker)';
+  return `${what}; ${where}`;
 }

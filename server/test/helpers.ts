@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { cookieNames } from '../src/api/session.ts';
 import { buildApp } from '../src/api/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createContainer, type Container, type ContainerOverrides } from '../src/container.ts';
@@ -13,7 +18,7 @@ export const postgresUrl = process.env.TEST_DATABASE_URL || undefined;
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new database on the
  * PostgreSQL of TEST_DATABASE_URL when `kind` is 'postgres' (dropped again by close()).
  */
-export async function openTestDatabase(kind: 'pglite' | 'postgres' = 'pglite'): Promise<Database> {
+export async function openTestDatabase(kind: 'pglite' | 'postgres' = 'pglite'): Promise<Database & { url?: string }> {
   if (kind === 'pglite') return openDatabase({ kind: 'pglite' });
   if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `rs_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -26,6 +31,7 @@ export async function openTestDatabase(kind: 'pglite' | 'postgres' = 'pglite'): 
   const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 20 });
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close();
       const dropper = new pg.Client({ connectionString: postgresUrl });
@@ -46,19 +52,58 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export interface TestApp {
   app: FastifyInstance;
   container: Container;
+  /** The PostgreSQL database of this app (for a second process), when it runs on PostgreSQL. */
+  databaseUrl?: string | undefined;
   close(): Promise<void>;
 }
 
 export async function createTestApp(
   options: { kind?: 'pglite' | 'postgres'; env?: Record<string, string>; overrides?: ContainerOverrides } = {},
 ): Promise<TestApp> {
-  const config = testConfig(options.env);
+  // Image files go to a temporary folder of this app unless the test chose one.
+  const dataDir = options.env?.DATA_DIR ? undefined : await mkdtemp(path.join(tmpdir(), 'roomstager-test-'));
+  const config = testConfig({ ...(dataDir ? { DATA_DIR: dataDir } : {}), ...options.env });
   const database = await openTestDatabase(options.kind ?? 'pglite');
   const container = await createContainer(config, { database, ...options.overrides });
   const app = await buildApp(container);
   await app.ready();
-  return { app, container, close: () => app.close() };
+  return {
+    app,
+    container,
+    databaseUrl: database.url,
+    close: async () => {
+      await app.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Headers a same-origin browser request carries. */
 export const sameOrigin = { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' } as const;
+
+/** A signed-in user made directly through the services (no sign-in flow): its id and Cookie header. */
+export async function createSignedInUser(
+  t: Pick<TestApp, 'container'>,
+  options: { name?: string; credits?: number } = {},
+): Promise<{ id: string; cookie: string }> {
+  const name = options.name ?? `user-${randomBytes(4).toString('hex')}`;
+  const { user } = await t.container.users.findOrCreateBySubject({ subject: `test|${name}|${randomBytes(4).toString('hex')}`, email: `${name}@example.com`, name });
+  if (options.credits !== undefined && options.credits !== user.credits) {
+    const amount = options.credits - user.credits;
+    await t.container.database.db.transaction((tx) =>
+      t.container.credits.record(tx, { userId: user.id, type: amount > 0 ? 'grant' : 'usage', amount, description: 'Test balance' }),
+    );
+  }
+  const { token } = await t.container.auth.createSession(user.id);
+  return { id: user.id, cookie: `${cookieNames(false).session}=${token}` };
+}
+
+/** Users whose balance differs from the sum of their ledger rows (the invariant says: none). */
+export async function ledgerViolations(database: Database): Promise<Array<{ id: string; credits: number; ledger: number }>> {
+  const rows = await database.db.execute<{ id: string; credits: number; ledger: string | number }>(sql`
+    select u.id, u.credits, coalesce(sum(t.amount), 0) as ledger
+    from users u left join credit_transactions t on t.user_id = u.id
+    group by u.id, u.credits
+    having u.credits <> coalesce(sum(t.amount), 0)`);
+  return (rows as unknown as { rows: Array<{ id: string; credits: number; ledger: string | number }> }).rows.map((r) => ({ ...r, ledger: Number(r.ledger) }));
+}

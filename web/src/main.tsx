@@ -1,9 +1,14 @@
 import '@fontsource-variable/inter/wght.css';
 import './index.css';
+import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/app.tsx';
+
+// Dialogs lock page scrolling with an injected <style>; the CSP allows it with this page's nonce.
+const nonce = document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content');
+if (nonce && !nonce.startsWith('__')) setNonce(nonce);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('No #root element');

@@ -10,15 +10,23 @@ import { AppError } from './errors.ts';
 import { authRoutes } from './routes/auth.routes.ts';
 import { creditsRoutes } from './routes/credits.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { imagesRoutes } from './routes/images.routes.ts';
+import { jobsRoutes } from './routes/jobs.routes.ts';
+import { paymentsRoutes } from './routes/payments.routes.ts';
+import { paypalRoutes } from './routes/paypal.routes.ts';
+import { uploadsRoutes } from './routes/uploads.routes.ts';
 import { usersRoutes } from './routes/users.routes.ts';
-import { helmetOptions, registerCrossSiteProtection } from './security.ts';
+import { helmetOptions, paymentProviderSources, registerCrossSiteProtection } from './security.ts';
 import { registerSessions, sessionCookies } from './session.ts';
 import { registerWebApp } from './web-app.ts';
 
 const defaultWebDist = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
-/** Every upload arrives as base64 JSON: 10 MB of bytes is about 14 MB of text, plus the envelope. */
-export const BODY_LIMIT_BYTES = 14 * 1024 * 1024 + 64 * 1024;
+/**
+ * JSON bodies are small everywhere (1 MiB); only POST /api/upload raises its own limit to fit a
+ * 10 MB file in base64 (uploads.routes.ts, UPLOAD_BODY_LIMIT_BYTES).
+ */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -33,7 +41,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     bodyLimit: BODY_LIMIT_BYTES,
   });
 
-  await app.register(fastifyHelmet, helmetOptions(config.secureCookies));
+  await app.register(fastifyHelmet, helmetOptions(config.secureCookies, paymentProviderSources(config.paypal)));
   await app.register(fastifyCompress, { threshold: 1024 });
   registerCrossSiteProtection(app, config.publicOrigin);
   await app.register(fastifyCookie);
@@ -56,6 +64,9 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
       return reply.code(500).send({ message: 'Internal server error' });
     }
     // Fastify's own 4xx (malformed JSON, body too large, bad content type) carry safe messages.
+    const code = (error as { code?: string }).code;
+    const tooLarge = req.routeOptions.config?.bodyTooLargeMessage;
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' && tooLarge) return reply.code(413).send({ message: tooLarge, error: code });
     return reply.code(status).send({ message: (error as Error).message, error: (error as { code?: string }).code });
   });
 
@@ -63,7 +74,13 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   authRoutes(app, container);
   usersRoutes(app, container);
   creditsRoutes(app, container);
+  uploadsRoutes(app, container);
+  imagesRoutes(app, container);
+  jobsRoutes(app, container);
+  paypalRoutes(app, container);
+  paymentsRoutes(app, container);
   if (container.devIssuer) await container.devIssuer.mount(app);
+  if (container.paypalSimulator) await container.paypalSimulator.mount(app);
 
   const sendShell = await registerWebApp(app, path.resolve(config.WEB_DIST_DIR ?? defaultWebDist), config.CONTACT_EMAIL);
 

@@ -4,13 +4,22 @@ import { ForbiddenError, AppError } from './errors.ts';
 
 /**
  * Content-Security-Policy: exactly what the product loads. Everything is served from this
- * origin (self-hosted font, bundled scripts, local images). The PayPal checkout issue adds
- * PayPal's hosts to PAYMENT_PROVIDER_SOURCES and nothing else changes.
+ * origin (self-hosted font, bundled scripts, local images). With PayPal configured (not its
+ * simulator, which is served from this origin), PayPal's hosts are added for its JS SDK, its
+ * button frames and its calls: paymentProviderSources().
  */
-const PAYMENT_PROVIDER_SOURCES: string[] = [];
+export const PAYPAL_SOURCES: readonly string[] = ['https://*.paypal.com', 'https://*.paypalobjects.com'];
 
-export function helmetOptions(secure: boolean): FastifyHelmetOptions {
+/** The CSP sources of the payment provider: PayPal's hosts with real PayPal, none with the simulator. */
+export function paymentProviderSources(paypal: { kind: 'paypal' | 'simulator' }): string[] {
+  return paypal.kind === 'paypal' ? [...PAYPAL_SOURCES] : [];
+}
+
+export function helmetOptions(secure: boolean, paymentSources: readonly string[] = []): FastifyHelmetOptions {
   return {
+    // A fresh nonce per response: the page hands it to the UI library that locks scrolling
+    // behind a dialog, whose injected <style> element needs it (see web-app.ts).
+    enableCSPNonces: true,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -19,16 +28,16 @@ export function helmetOptions(secure: boolean): FastifyHelmetOptions {
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],
-        scriptSrc: ["'self'", ...PAYMENT_PROVIDER_SOURCES],
+        scriptSrc: ["'self'", ...paymentSources],
         scriptSrcAttr: ["'none'"],
-        styleSrc: ["'self'", ...PAYMENT_PROVIDER_SOURCES],
+        styleSrc: ["'self'", ...paymentSources],
         // React and Radix position things (slider handle, popovers) with style attributes; a style
         // attribute cannot run script, and prerendered pages carry them in their HTML.
         styleSrcAttr: ["'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...PAYMENT_PROVIDER_SOURCES],
+        imgSrc: ["'self'", 'data:', 'blob:', ...paymentSources],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'", ...PAYMENT_PROVIDER_SOURCES],
-        frameSrc: PAYMENT_PROVIDER_SOURCES.length ? PAYMENT_PROVIDER_SOURCES : ["'none'"],
+        connectSrc: ["'self'", ...paymentSources],
+        frameSrc: paymentSources.length ? [...paymentSources] : ["'none'"],
         manifestSrc: ["'self'"],
         workerSrc: ["'self'"],
         ...(secure ? { upgradeInsecureRequests: [] } : {}),
@@ -73,5 +82,7 @@ export function registerCrossSiteProtection(app: FastifyInstance, publicOrigin: 
 declare module 'fastify' {
   interface FastifyContextConfig {
     crossSiteExempt?: boolean;
+    /** The message of a 413 for a body over this route's limit (the upload's 'File size must be...'). */
+    bodyTooLargeMessage?: string;
   }
 }

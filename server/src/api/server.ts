@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createContainer, describeParts } from '../container.ts';
+import { createWorker } from '../worker/worker.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -18,6 +19,13 @@ async function main(): Promise<void> {
   const app = await buildApp(container);
   await app.listen({ port: config.PORT, host: config.HOST });
 
+  // The embedded worker (RUN_WORKER, default on): woken at once by jobs created here.
+  const worker = config.RUN_WORKER ? createWorker(container, { logger: app.log }) : undefined;
+  if (worker) {
+    container.jobs.onQueued(() => worker.wake());
+    worker.start();
+  }
+
   const url = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const parts = describeParts(container)
     .map(([role, part]) => `  ${role.padEnd(10)} ${part}`)
@@ -31,7 +39,10 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    app.close().then(
+    // The worker first (it finishes or releases its job while the database is still open).
+    Promise.resolve(worker?.stop(5_000))
+      .then(() => app.close())
+      .then(
       () => process.exit(0),
       (err: unknown) => {
         app.log.error({ err }, 'shutdown failed');

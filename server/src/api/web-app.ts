@@ -7,6 +7,8 @@ import { isAppRoute } from '@roomstager/contracts';
 
 /** The placeholder the web build writes wherever the contact e-mail goes (see web/index.html). */
 const CONTACT_EMAIL_TOKEN = '__CONTACT_EMAIL__';
+/** The placeholder of this response's style nonce (`<meta name="csp-nonce">`). */
+const CSP_NONCE_TOKEN = '__CSP_NONCE__';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -44,7 +46,11 @@ export async function registerWebApp(
   pages.delete('/__spa');
 
   const sendHtml = (reply: FastifyReply, html: string, status = 200) =>
-    reply.code(status).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    reply
+      .code(status)
+      .header('Cache-Control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html.replace(CSP_NONCE_TOKEN, reply.cspNonce.style));
 
   await app.register(fastifyStatic, {
     root: distDir,

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { RoomType, Style } from '@roomstager/contracts';
 import { check, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
@@ -76,3 +77,140 @@ export const signInAttempts = pgTable(
   },
   (t) => [index('sign_in_attempts_expires_at_idx').on(t.expiresAt)],
 );
+
+export const imageKind = pgEnum('image_kind', ['original', 'staged']);
+
+/**
+ * A stored image file (ARCHITECTURE.md "Data"): an upload, normalised to JPEG, or a staged result.
+ * Storage keys are derived from the id (storage/keys.ts), never from a user's file name; the
+ * WebP thumbnail lives under a key derived from the same id.
+ */
+export const images = pgTable(
+  'images',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id),
+    kind: imageKind().notNull(),
+    storageKey: text().notNull().unique(),
+    contentType: text().notNull(),
+    width: integer().notNull(),
+    height: integer().notNull(),
+    bytes: integer().notNull(),
+    /** Hex SHA-256 of the stored bytes: the ETag. */
+    sha256: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('images_user_id_idx').on(t.userId)],
+);
+
+export const jobStatus = pgEnum('job_status', ['pending', 'processing', 'completed', 'failed']);
+
+/**
+ * A staging job. The worker claims it with a lease (lease_token, lease_expires_at); completing,
+ * failing and refunding are conditional on the token. style and room_type are validated at the
+ * edge (contracts), so adding a style needs no migration.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id),
+    originalImageId: uuid()
+      .notNull()
+      .references(() => images.id),
+    stagedImageId: uuid().references(() => images.id),
+    style: text().$type<Style>().notNull(),
+    roomType: text().$type<RoomType>().notNull(),
+    userLabel: text(),
+    status: jobStatus().notNull().default('pending'),
+    errorMessage: text(),
+    /** Engine runs started (claims and in-process retries); reset by a user's retry. */
+    attempts: integer().notNull().default(0),
+    leaseToken: uuid(),
+    leaseExpiresAt: timestamp({ withTimezone: true }),
+    /** Higher is claimed first (buyers of Professional or Enterprise). */
+    priority: integer().notNull().default(0),
+    /** A development-only engine asked for by the request (never honoured in production). */
+    requestedEngine: text(),
+    /** The engine that produced the result, and how long its successful run took. */
+    engine: text(),
+    engineMs: integer(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    processingStartedAt: timestamp({ withTimezone: true }),
+    processingCompletedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('jobs_user_id_created_at_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    // The claim query: pending jobs by priority then age, plus the few processing ones whose lease may expire.
+    index('jobs_queue_idx')
+      .on(t.priority.desc(), t.createdAt)
+      .where(sql`${t.status} in ('pending', 'processing')`),
+    index('jobs_original_image_id_idx').on(t.originalImageId),
+    index('jobs_staged_image_id_idx').on(t.stagedImageId),
+    check('jobs_attempts_non_negative', sql`${t.attempts} >= 0`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Payments (issue 6): PayPal Orders v2 purchases of credit packs and PayPal's webhook events.
+
+export const paymentStatus = pgEnum('payment_status', ['created', 'pending', 'completed', 'declined', 'failed', 'refunded']);
+
+/**
+ * One purchase of a credit pack through PayPal. The server alone sets pack, credits and amount
+ * (contracts CREDIT_PACKS). Crediting is idempotent by capture: the purchase ledger row is written
+ * only by the transaction that moves the row to `completed` (a conditional update), and
+ * capture_id is unique. A refund or reversal removes the pack's credits as far as they are
+ * unspent; `shortfall` is what could not be taken back.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id),
+    provider: text().notNull().default('paypal'),
+    /** Null only between our row and PayPal's answer to create order. */
+    providerOrderId: text().unique(),
+    captureId: text().unique(),
+    pack: text().$type<'starter' | 'professional' | 'enterprise'>().notNull(),
+    credits: integer().notNull(),
+    amountCents: integer().notNull(),
+    currency: text().notNull(),
+    status: paymentStatus().notNull().default('created'),
+    /** PayPal's reason for a PENDING or DECLINED capture, or why we refused to credit. */
+    statusDetail: text(),
+    /** Bumped after a declined instrument, so the next capture gets a fresh PayPal-Request-Id. */
+    captureAttempt: integer().notNull().default(0),
+    /** Credits a refund could not remove because they were already spent. */
+    shortfall: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp({ withTimezone: true }),
+    refundedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('payments_user_id_created_at_idx').on(t.userId, t.createdAt),
+    check('payments_amount_positive', sql`${t.amountCents} > 0 and ${t.credits} > 0`),
+    check('payments_shortfall_non_negative', sql`${t.shortfall} >= 0`),
+  ],
+);
+
+/** PayPal webhook deliveries that passed verification, raw, one row per PayPal event id. */
+export const webhookEvents = pgTable('webhook_events', {
+  /** PayPal's event id (WH-...): a replayed or redelivered event is recognised by it. */
+  id: text().primaryKey(),
+  provider: text().notNull().default('paypal'),
+  eventType: text().notNull(),
+  resourceId: text(),
+  /** The body exactly as received. */
+  payload: text().notNull(),
+  receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  /** Set once handled; a delivery whose handling failed is handled again when PayPal retries. */
+  processedAt: timestamp({ withTimezone: true }),
+});

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DEFAULT_RETURN_TO, type SessionUser, type SignInErrorCode } from '@roomstager/contracts';
-import { eq, lt } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sessions, signInAttempts, users } from '../db/schema.ts';
 import { OidcClient, OidcError } from '../integrations/google-oidc.ts';
@@ -49,13 +49,27 @@ export interface CompletedSignIn {
  * server-side and bound to the browser by a cookie) and sessions (random token in a cookie,
  * only its hash stored, a new one on every sign-in, 30 days).
  */
+function prepareSessionQuery(db: Db) {
+  return db
+    .select({ user: users, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare('resolve_session');
+}
+
 export class AuthService {
   constructor(
     private readonly db: Db,
     private readonly users: UsersService,
     private readonly oidc: OidcClient,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.sessionQuery = prepareSessionQuery(db);
+  }
+
+  /** Every API request resolves its session: a prepared statement (built once, planned once per connection). */
+  private readonly sessionQuery: ReturnType<typeof prepareSessionQuery>;
 
   /**
    * Keeps the path to land on after the coming sign-in. A refused value is ignored (the
@@ -185,11 +199,7 @@ export class AuthService {
   async resolveSession(token: string | undefined): Promise<SessionUser | null> {
     if (!wellFormed(token)) return null;
     const id = hashToken(token);
-    const [row] = await this.db
-      .select({ user: users, expiresAt: sessions.expiresAt })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.id, id));
+    const [row] = await this.sessionQuery.execute({ id });
     if (!row) return null;
     if (row.expiresAt <= this.now()) {
       await this.db.delete(sessions).where(eq(sessions.id, id));

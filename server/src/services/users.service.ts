@@ -6,10 +6,10 @@ import {
   type UpdateProfileRequest,
   type UserStats,
 } from '@roomstager/contracts';
-import { eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { NotFoundError } from '../api/errors.ts';
 import type { Db, Executor } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import { jobs, payments, users } from '../db/schema.ts';
 import type { CreditsService } from './credits.service.ts';
 
 type UserRow = typeof users.$inferSelect;
@@ -97,11 +97,21 @@ export class UsersService {
   }
 
   /**
-   * Images generated, credits purchased, money spent (cents). Jobs and payments arrive with
-   * later issues; until then they count zero.
+   * Images generated (the user's completed jobs), credits purchased (the purchase ledger rows,
+   * net of credits a refund took back), money spent in cents (completed, unrefunded payments).
    */
   async stats(userId: string): Promise<UserStats> {
-    const totalCredits = await this.credits.totalPurchased(userId);
-    return { totalJobs: 0, totalCredits, totalSpent: 0 };
+    const [totalCredits, [completed], [spent]] = await Promise.all([
+      this.credits.totalPurchased(userId),
+      this.db
+        .select({ n: count() })
+        .from(jobs)
+        .where(and(eq(jobs.userId, userId), eq(jobs.status, 'completed'))),
+      this.db
+        .select({ cents: sql<string | number | null>`coalesce(sum(${payments.amountCents}), 0)` })
+        .from(payments)
+        .where(and(eq(payments.userId, userId), eq(payments.status, 'completed'))),
+    ]);
+    return { totalJobs: completed?.n ?? 0, totalCredits: Math.max(0, totalCredits), totalSpent: Number(spent?.cents ?? 0) };
   }
 }

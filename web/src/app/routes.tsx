@@ -10,10 +10,10 @@ const PricingPage = lazy(() => import('../features/pricing/pricing-page.tsx').th
 const PrivacyPolicyPage = lazy(() => import('../features/legal/legal-page.tsx').then((m) => ({ default: m.PrivacyPolicyPage })));
 const TermsPage = lazy(() => import('../features/legal/legal-page.tsx').then((m) => ({ default: m.TermsPage })));
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
-const GeneratePage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.GeneratePage })));
-const GalleryPage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.GalleryPage })));
+const GeneratePage = lazy(() => import('../features/generate/generate-page.tsx'));
+const GalleryPage = lazy(() => import('../features/gallery/gallery-page.tsx'));
 const CreditsPage = lazy(() => import('../features/credits/credits-page.tsx'));
-const CheckoutPage = lazy(() => import('../features/pending/pending-page.tsx').then((m) => ({ default: m.CheckoutPage })));
+const CheckoutPage = lazy(() => import('../features/checkout/checkout-page.tsx'));
 const SignedInLayout = lazy(() => import('../components/layout/signed-in-layout.tsx').then((m) => ({ default: m.SignedInLayout })));
 
 /** Source module of each prerendered route, so the prerender step can preload its chunk. */

@@ -21,6 +21,8 @@ interface BeforeAfterSliderProps {
   priority?: boolean;
   label?: string;
   className?: string;
+  /** 'contain' shows the whole photo (letterboxed) when its shape differs from the box. */
+  fit?: 'cover' | 'contain';
 }
 
 export const clampPercent = (value: number): number => Math.min(100, Math.max(0, value));
@@ -33,6 +35,7 @@ function Photo({
   height,
   sizes,
   priority,
+  fit,
   onError,
 }: {
   image: SliderImage;
@@ -41,6 +44,7 @@ function Photo({
   height: number;
   sizes?: string;
   priority?: boolean;
+  fit: 'cover' | 'contain';
   onError: () => void;
 }) {
   const imgRef = useRef<HTMLImageElement>(null);
@@ -65,7 +69,7 @@ function Photo({
         decoding="async"
         draggable={false}
         onError={onError}
-        className="absolute inset-0 size-full object-cover select-none"
+        className={cn('absolute inset-0 size-full select-none', fit === 'contain' ? 'object-contain' : 'object-cover')}
       />
     </picture>
   );
@@ -93,6 +97,7 @@ export function BeforeAfterSlider({
   priority,
   label = 'Before and after comparison',
   className,
+  fit = 'cover',
 }: BeforeAfterSliderProps) {
   const [position, setPosition] = useState(50);
   const [beforeFailed, setBeforeFailed] = useState(false);
@@ -154,13 +159,13 @@ export function BeforeAfterSlider({
       {afterFailed ? (
         <Unavailable text="After image not available" />
       ) : (
-        <Photo image={after} side="After" width={width} height={height} sizes={sizes} priority={priority} onError={onAfterError} />
+        <Photo image={after} side="After" width={width} height={height} sizes={sizes} priority={priority} fit={fit} onError={onAfterError} />
       )}
       <div className="absolute inset-0" style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }}>
         {beforeFailed ? (
           <Unavailable text="Before image not available" />
         ) : (
-          <Photo image={before} side="Before" width={width} height={height} sizes={sizes} priority={priority} onError={onBeforeError} />
+          <Photo image={before} side="Before" width={width} height={height} sizes={sizes} priority={priority} fit={fit} onError={onBeforeError} />
         )}
       </div>
       <span className="pointer-events-none absolute top-3 left-3 rounded-md bg-stone-900/75 px-2 py-1 text-xs font-semibold text-white">

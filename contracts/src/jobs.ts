@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ROOM_TYPES, STYLES } from './constants.ts';
+
+export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const USER_LABEL_MAX_LENGTH = 100;
+export const FILENAME_MAX_LENGTH = 255;
+/** Jobs per page of `GET /api/jobs?page=N`. */
+export const JOBS_PAGE_SIZE = 20;
+
+/** `POST /api/upload`: the file as base64 (the part after the data URL's comma) and its name, a label only. */
+export const uploadRequestSchema = z.strictObject({
+  imageData: z.string().min(1, { error: 'No image data' }),
+  filename: z.string().max(FILENAME_MAX_LENGTH),
+});
+export type UploadRequest = z.infer<typeof uploadRequestSchema>;
+
+/** `imageUrl` is `/api/images/{id}`: served to its owner only. */
+export const uploadResponseSchema = z.object({ imageUrl: z.string() });
+export type UploadResponse = z.infer<typeof uploadResponseSchema>;
+
+const userLabelSchema = z.string().trim().max(USER_LABEL_MAX_LENGTH, {
+  error: `Label must be at most ${USER_LABEL_MAX_LENGTH} characters`,
+});
+
+/** `POST /api/jobs`: one credit is debited in the same transaction that creates the job. */
+export const createJobRequestSchema = z.strictObject({
+  originalImageUrl: z.string().min(1),
+  style: z.enum(STYLES),
+  userLabel: userLabelSchema.nullish(),
+  roomType: z.enum(ROOM_TYPES).optional(),
+});
+export type CreateJobRequest = z.infer<typeof createJobRequestSchema>;
+
+/** `PATCH /api/jobs/{id}`. */
+export const updateJobRequestSchema = z.strictObject({ userLabel: userLabelSchema });
+export type UpdateJobRequest = z.infer<typeof updateJobRequestSchema>;
+
+/** `POST /api/jobs/{id}/regenerate`: a new job on the same original, one credit. */
+export const regenerateJobRequestSchema = z.strictObject({
+  style: z.enum(STYLES).optional(),
+  roomType: z.enum(ROOM_TYPES).optional(),
+});
+export type RegenerateJobRequest = z.infer<typeof regenerateJobRequestSchema>;
+
+export const jobSchema = z.object({
+  id: z.uuid(),
+  originalImageUrl: z.string(),
+  /** Null until the job is completed. */
+  stagedImageUrl: z.string().nullable(),
+  /** Small WebP of the result (or of the original until there is one), for gallery cards. */
+  thumbnailUrl: z.string(),
+  style: z.enum(STYLES),
+  roomType: z.enum(ROOM_TYPES),
+  userLabel: z.string().nullable(),
+  status: z.enum(JOB_STATUSES),
+  errorMessage: z.string().nullable(),
+  /** Credits this job cost in the end: 1, or 0 once a failure was refunded. */
+  creditsUsed: z.number().int().nonnegative(),
+  createdAt: z.iso.datetime({ offset: true }),
+  processingStartedAt: z.iso.datetime({ offset: true }).nullable(),
+  processingCompletedAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type Job = z.infer<typeof jobSchema>;
+
+/** `GET /api/jobs`: the spec's list (newest first). */
+export const jobListResponseSchema = z.array(jobSchema);
+
+/** `GET /api/jobs?page=N` (N from 1): one page of 20 and the total (BEYOND.md). */
+export const jobPageResponseSchema = z.object({
+  jobs: z.array(jobSchema),
+  total: z.number().int().nonnegative(),
+  page: z.number().int().positive(),
+  pageSize: z.number().int().positive(),
+});
+export type JobPage = z.infer<typeof jobPageResponseSchema>;
+
+export const ROOM_TYPE_LABELS: Readonly<Record<(typeof ROOM_TYPES)[number], string>> = {
+  living_room: 'Living room',
+  bedroom: 'Bedroom',
+  dining_room: 'Dining room',
+  kitchen: 'Kitchen',
+  office: 'Office',
+};

@@ -1,0 +1,126 @@
+import type { Readable } from 'node:stream';
+import { and, eq, or, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../db/client.ts';
+import { images, jobs } from '../db/schema.ts';
+import { imageKey, isUuid, thumbnailKey } from '../storage/keys.ts';
+import type { ObjectStorage } from '../storage/object-storage.ts';
+import { makeThumbnail, type NormalisedImage } from './image-files.ts';
+
+export type ImageRow = typeof images.$inferSelect;
+
+export const IMAGE_URL_PREFIX = '/api/images/';
+export const imageUrl = (imageId: string) => `${IMAGE_URL_PREFIX}${imageId}`;
+export const thumbnailUrl = (imageId: string) => `${IMAGE_URL_PREFIX}${imageId}/thumbnail`;
+
+/** The image id of one of our image URLs (relative, or absolute on this origin); null otherwise. */
+export function imageIdFromUrl(url: string, publicOrigin: string): string | null {
+  const relative = url.startsWith(publicOrigin + '/') ? url.slice(publicOrigin.length) : url;
+  if (!relative.startsWith(IMAGE_URL_PREFIX)) return null;
+  const id = relative.slice(IMAGE_URL_PREFIX.length);
+  return isUuid(id) ? id : null;
+}
+
+/**
+ * Stored image files and their rows. Files are written before the row that points at them (a
+ * crash leaves at worst an unreferenced file, never a row without its file) and deleted after
+ * the row is gone.
+ */
+export class ImagesService {
+  constructor(
+    private readonly db: Db,
+    readonly storage: ObjectStorage,
+  ) {}
+
+  /** Writes the file (and the thumbnail when given) under keys derived from a new id; no row yet. */
+  async storeFiles(image: NormalisedImage, thumbnail?: Buffer): Promise<{ id: string; storageKey: string }> {
+    const id = crypto.randomUUID();
+    const storageKey = imageKey(id);
+    await this.storage.put(storageKey, image.jpeg, 'image/jpeg');
+    if (thumbnail) await this.storage.put(thumbnailKey(id), thumbnail, 'image/webp');
+    return { id, storageKey };
+  }
+
+  /** The row for files written by storeFiles, inside the caller's transaction or not. */
+  async insertRow(
+    executor: Executor,
+    values: { id: string; storageKey: string; userId: string; kind: 'original' | 'staged'; image: NormalisedImage },
+  ): Promise<ImageRow> {
+    const [row] = await executor
+      .insert(images)
+      .values({
+        id: values.id,
+        userId: values.userId,
+        kind: values.kind,
+        storageKey: values.storageKey,
+        contentType: 'image/jpeg',
+        width: values.image.width,
+        height: values.image.height,
+        bytes: values.image.jpeg.length,
+        sha256: values.image.sha256,
+      })
+      .returning();
+    if (!row) throw new Error('Image row was not written');
+    return row;
+  }
+
+  /** The image when it belongs to the user; null for a malformed id, no image, or someone else's. */
+  async findOwned(userId: string, imageId: string, executor: Executor = this.db): Promise<ImageRow | null> {
+    if (!isUuid(imageId)) return null;
+    const [row] = await executor
+      .select()
+      .from(images)
+      .where(and(eq(images.id, imageId), eq(images.userId, userId)));
+    return row ?? null;
+  }
+
+  async findById(imageId: string, executor: Executor = this.db): Promise<ImageRow | null> {
+    const [row] = await executor.select().from(images).where(eq(images.id, imageId));
+    return row ?? null;
+  }
+
+  openFile(row: Pick<ImageRow, 'storageKey'>): Promise<Readable | null> {
+    return this.storage.stream(row.storageKey);
+  }
+
+  readFile(row: Pick<ImageRow, 'storageKey'>): Promise<Buffer | null> {
+    return this.storage.get(row.storageKey);
+  }
+
+  /** The WebP thumbnail, made from the image on first need and kept. */
+  async thumbnail(row: Pick<ImageRow, 'id' | 'storageKey'>): Promise<Buffer | null> {
+    const key = thumbnailKey(row.id);
+    const kept = await this.storage.get(key);
+    if (kept) return kept;
+    const original = await this.storage.get(row.storageKey);
+    if (!original) return null;
+    const thumb = await makeThumbnail(original);
+    await this.storage.put(key, thumb, 'image/webp');
+    return thumb;
+  }
+
+  /** Deletes the files of an image whose row is gone (or was never written). */
+  async deleteFiles(imageId: string): Promise<void> {
+    await Promise.all([this.storage.delete(imageKey(imageId)), this.storage.delete(thumbnailKey(imageId))]);
+  }
+
+  /**
+   * Deletes the rows of those images no job references any more (inside the caller's
+   * transaction); answers the ids whose files the caller deletes after commit.
+   */
+  async deleteUnreferenced(tx: Executor, imageIds: string[]): Promise<string[]> {
+    const deleted: string[] = [];
+    for (const id of new Set(imageIds)) {
+      const [row] = await tx
+        .delete(images)
+        .where(
+          and(
+            eq(images.id, id),
+            sql`not exists (select 1 from ${jobs} where ${or(eq(jobs.originalImageId, id), eq(jobs.stagedImageId, id))})`,
+          ),
+        )
+        .returning({ id: images.id });
+      if (row) deleted.push(row.id);
+    }
+    return deleted;
+  }
+}

@@ -1,0 +1,296 @@
+import {
+  DEFAULT_ROOM_TYPE,
+  JOBS_PAGE_SIZE,
+  type CreateJobRequest,
+  type Job,
+  type JobPage,
+  type RegenerateJobRequest,
+  type RoomType,
+  type Style,
+} from '@roomstager/contracts';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { AppError, ConflictError, NotFoundError } from '../api/errors.ts';
+import type { Db, Executor, Tx } from '../db/client.ts';
+import { jobs } from '../db/schema.ts';
+import { isUuid } from '../storage/keys.ts';
+import type { CreditsService } from './credits.service.ts';
+import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from './images.service.ts';
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/** The columns a Job answer needs (never the lease). */
+const jobColumns = {
+  id: jobs.id,
+  originalImageId: jobs.originalImageId,
+  stagedImageId: jobs.stagedImageId,
+  style: jobs.style,
+  roomType: jobs.roomType,
+  userLabel: jobs.userLabel,
+  status: jobs.status,
+  errorMessage: jobs.errorMessage,
+  createdAt: jobs.createdAt,
+  processingStartedAt: jobs.processingStartedAt,
+  processingCompletedAt: jobs.processingCompletedAt,
+};
+type JobView = Pick<JobRow, keyof typeof jobColumns>;
+
+export function toJob(row: JobView): Job {
+  return {
+    id: row.id,
+    originalImageUrl: imageUrl(row.originalImageId),
+    stagedImageUrl: row.stagedImageId ? imageUrl(row.stagedImageId) : null,
+    thumbnailUrl: thumbnailUrl(row.stagedImageId ?? row.originalImageId),
+    style: row.style,
+    roomType: row.roomType,
+    userLabel: row.userLabel,
+    status: row.status,
+    errorMessage: row.errorMessage,
+    // One credit is debited per run and refunded when it fails: a failed job has cost nothing.
+    creditsUsed: row.status === 'failed' ? 0 : 1,
+    createdAt: row.createdAt.toISOString(),
+    processingStartedAt: row.processingStartedAt?.toISOString() ?? null,
+    processingCompletedAt: row.processingCompletedAt?.toISOString() ?? null,
+  };
+}
+
+const STYLE_NAMES: Record<Style, string> = { modern: 'Modern', traditional: 'Traditional', minimalist: 'Minimalist', luxury: 'Luxury' };
+export const usageDescription = (style: Style) => `Staging: ${STYLE_NAMES[style]}`;
+export const retryDescription = (style: Style) => `Staging retry: ${STYLE_NAMES[style]}`;
+export const REFUND_FAILED_DESCRIPTION = 'Refund: staging failed';
+export const REFUND_CANCELLED_DESCRIPTION = 'Refund: staging cancelled';
+
+/** Jobs one user may have pending or processing at once (one worker serves everyone fairly). */
+export const MAX_ACTIVE_JOBS_PER_USER = 20;
+
+export class TooManyActiveJobsError extends AppError {
+  constructor() {
+    super(429, `You already have ${MAX_ACTIVE_JOBS_PER_USER} stagings in progress. Please wait for them to finish.`, 'TOO_MANY_ACTIVE_JOBS');
+  }
+}
+
+/** `GET /api/jobs` without a page answers at most this many (newest first). */
+export const JOB_LIST_LIMIT = 1000;
+
+function preparePageQuery(db: Db) {
+  return db
+    .select({ ...jobColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(jobs)
+    .where(eq(jobs.userId, sql.placeholder('userId')))
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .limit(JOBS_PAGE_SIZE)
+    .offset(sql.placeholder('offset'))
+    .prepare('jobs_page');
+}
+
+const emptyToNull = (label: string | null | undefined) => (label ? label : null);
+
+export interface JobOptions {
+  /** A development-only engine (the route passes it only outside production). */
+  requestedEngine?: string | null;
+}
+
+/**
+ * Jobs as the signed-in user sees them. Every query is scoped by the user: another user's job id
+ * is a 404 and changes nothing. Creating, regenerating and retrying debit one credit in the same
+ * transaction that queues the job (ARCHITECTURE.md step 2).
+ */
+export class JobsService {
+  private readonly queuedListeners = new Set<() => void>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly credits: CreditsService,
+    private readonly images: ImagesService,
+    private readonly publicOrigin: string,
+    /** Claim priority of a user's new jobs: buyers of Professional or Enterprise first (BEYOND.md). */
+    private readonly priorityFor: (tx: Tx, userId: string) => Promise<number>,
+  ) {
+    this.pageQuery = preparePageQuery(db);
+  }
+
+  /** The gallery's hot path (bench target: 2,000 requests/s): prepared once, planned once per connection. */
+  private readonly pageQuery: ReturnType<typeof preparePageQuery>;
+
+  /** Called after a job is queued by this process (the in-process worker wakes up). */
+  onQueued(listener: () => void): () => void {
+    this.queuedListeners.add(listener);
+    return () => this.queuedListeners.delete(listener);
+  }
+
+  private queued(): void {
+    for (const listener of this.queuedListeners) listener();
+  }
+
+  async create(userId: string, request: CreateJobRequest, options: JobOptions = {}): Promise<Job> {
+    const imageId = imageIdFromUrl(request.originalImageUrl, this.publicOrigin);
+    if (!imageId) throw new NotFoundError('Image not found');
+    const job = await this.db.transaction(async (tx) => {
+      const image = await this.images.findOwned(userId, imageId, tx);
+      if (!image) throw new NotFoundError('Image not found');
+      return this.queueNew(tx, userId, {
+        originalImageId: image.id,
+        style: request.style,
+        roomType: request.roomType ?? DEFAULT_ROOM_TYPE,
+        userLabel: emptyToNull(request.userLabel),
+        requestedEngine: options.requestedEngine ?? null,
+      });
+    });
+    this.queued();
+    return toJob(job);
+  }
+
+  /** Inserts a pending job and debits its credit (usage row tied to it), inside `tx`. */
+  private async queueNew(
+    tx: Tx,
+    userId: string,
+    values: { originalImageId: string; style: Style; roomType: RoomType; userLabel: string | null; requestedEngine: string | null },
+  ): Promise<JobRow> {
+    const priority = await this.priorityFor(tx, userId);
+    const [job] = await tx
+      .insert(jobs)
+      .values({ userId, ...values, status: 'pending', priority })
+      .returning();
+    if (!job) throw new Error('Job row was not written');
+    await this.credits.record(tx, { userId, type: 'usage', amount: -1, description: usageDescription(values.style), jobId: job.id });
+    await this.checkActiveJobs(tx, userId);
+    return job;
+  }
+
+  /**
+   * Refuses a job beyond MAX_ACTIVE_JOBS_PER_USER. Runs after the debit, which locks the user's
+   * row: concurrent creations of one user are serialised there, so the count is exact.
+   */
+  private async checkActiveJobs(tx: Tx, userId: string): Promise<void> {
+    const [row] = await tx
+      .select({ n: count() })
+      .from(jobs)
+      .where(and(eq(jobs.userId, userId), sql`${jobs.status} in ('pending', 'processing')`));
+    if ((row?.n ?? 0) > MAX_ACTIVE_JOBS_PER_USER) throw new TooManyActiveJobsError();
+  }
+
+  async get(userId: string, jobId: string): Promise<Job> {
+    return toJob(await this.findOwned(userId, jobId));
+  }
+
+  private async findOwned(userId: string, jobId: string, executor: Executor = this.db): Promise<JobView> {
+    if (!isUuid(jobId)) throw new NotFoundError('Job not found');
+    const [row] = await executor
+      .select(jobColumns)
+      .from(jobs)
+      .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)));
+    if (!row) throw new NotFoundError('Job not found');
+    return row;
+  }
+
+  /** The spec's list: the user's jobs, newest first. */
+  async list(userId: string): Promise<Job[]> {
+    const rows = await this.db
+      .select(jobColumns)
+      .from(jobs)
+      .where(eq(jobs.userId, userId))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
+      .limit(JOB_LIST_LIMIT);
+    return rows.map(toJob);
+  }
+
+  /** One page of JOBS_PAGE_SIZE and the total, in one query (a window count over the user's jobs). */
+  async page(userId: string, page: number): Promise<JobPage> {
+    const rows = await this.pageQuery.execute({ userId, offset: (page - 1) * JOBS_PAGE_SIZE });
+    let total = rows[0]?.total;
+    if (total === undefined) {
+      // Past the last page: no rows carry the count.
+      const [row] = await this.db.select({ n: count() }).from(jobs).where(eq(jobs.userId, userId));
+      total = row?.n ?? 0;
+    }
+    return { jobs: rows.map(toJob), total, page, pageSize: JOBS_PAGE_SIZE };
+  }
+
+  async updateLabel(userId: string, jobId: string, userLabel: string): Promise<Job> {
+    if (!isUuid(jobId)) throw new NotFoundError('Job not found');
+    const [row] = await this.db
+      .update(jobs)
+      .set({ userLabel: emptyToNull(userLabel) })
+      .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
+      .returning(jobColumns);
+    if (!row) throw new NotFoundError('Job not found');
+    return toJob(row);
+  }
+
+  /**
+   * Deletes a job and its staged image; the original too when no other job uses it. Ledger rows
+   * stay. A job still pending or processing is cancelled: its credit is refunded in the same
+   * transaction, and the worker's completion (conditional on the job's lease) becomes a no-op
+   * that removes the files it wrote (docs/decisions/delete-while-processing.md).
+   */
+  async delete(userId: string, jobId: string): Promise<void> {
+    if (!isUuid(jobId)) throw new NotFoundError('Job not found');
+    const deletedImages = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .delete(jobs)
+        .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
+        .returning();
+      if (!row) throw new NotFoundError('Job not found');
+      if (row.status === 'pending' || row.status === 'processing') {
+        await this.credits.record(tx, { userId, type: 'refund', amount: 1, description: REFUND_CANCELLED_DESCRIPTION, jobId: row.id });
+      }
+      const candidates = [row.originalImageId, ...(row.stagedImageId ? [row.stagedImageId] : [])];
+      return this.images.deleteUnreferenced(tx, candidates);
+    });
+    await Promise.all(deletedImages.map((id) => this.images.deleteFiles(id)));
+  }
+
+  /** A new job on the same original, in the given (or the same) style and room type; one credit. */
+  async regenerate(userId: string, jobId: string, request: RegenerateJobRequest, options: JobOptions = {}): Promise<Job> {
+    if (!isUuid(jobId)) throw new NotFoundError('Job not found');
+    const job = await this.db.transaction(async (tx) => {
+      const [source] = await tx
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
+        .for('share');
+      if (!source) throw new NotFoundError('Job not found');
+      return this.queueNew(tx, userId, {
+        originalImageId: source.originalImageId,
+        style: request.style ?? source.style,
+        roomType: request.roomType ?? source.roomType,
+        userLabel: source.userLabel,
+        requestedEngine: options.requestedEngine ?? null,
+      });
+    });
+    this.queued();
+    return toJob(job);
+  }
+
+  /** The same failed job queued again, one credit debited again (refunded again if it fails). */
+  async retry(userId: string, jobId: string, options: JobOptions = {}): Promise<Job> {
+    if (!isUuid(jobId)) throw new NotFoundError('Job not found');
+    const job = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(jobs)
+        .set({
+          status: 'pending',
+          errorMessage: null,
+          attempts: 0,
+          leaseToken: null,
+          leaseExpiresAt: null,
+          stagedImageId: null,
+          engine: null,
+          engineMs: null,
+          requestedEngine: options.requestedEngine ?? null,
+          processingStartedAt: null,
+          processingCompletedAt: null,
+        })
+        .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId), eq(jobs.status, 'failed')))
+        .returning();
+      if (!row) {
+        await this.findOwned(userId, jobId, tx); // 404 for no such job of this user
+        throw new ConflictError('Only a failed staging can be retried', 'JOB_NOT_FAILED');
+      }
+      await this.credits.record(tx, { userId, type: 'usage', amount: -1, description: retryDescription(row.style), jobId: row.id });
+      await this.checkActiveJobs(tx, userId);
+      return row;
+    });
+    this.queued();
+    return toJob(job);
+  }
+}

@@ -1,0 +1,69 @@
+import type { UploadRequest, UploadResponse } from '@roomstager/contracts';
+import { AppError, BadRequestError } from '../api/errors.ts';
+import type { Db } from '../db/client.ts';
+import { decodeBase64Image, normaliseUpload } from './image-files.ts';
+import { imageUrl, type ImagesService } from './images.service.ts';
+
+/** A browser's File.name never holds a path: a name that does is refused (it would never be used as one anyway). */
+// eslint-disable-next-line no-control-regex
+const PATH_LIKE_NAME = /[/\\\u0000-\u001f\u007f]|^\.{1,2}$/;
+
+/** At most this many uploads decode at once (each can hold ~160 MB of pixels); a few more wait. */
+const MAX_DECODING = 2;
+const MAX_WAITING = 8;
+
+class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(
+    private readonly limit: number,
+    private readonly queueLimit: number,
+  ) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) {
+      if (this.waiting.length >= this.queueLimit) {
+        throw new AppError(503, 'The server is busy processing other photos. Please try again in a moment.', 'BUSY');
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.active++;
+    }
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+/**
+ * `POST /api/upload`: the base64 is checked before decoding, the bytes by content (never by the
+ * file name, which is only a label and is not stored), the image normalised to a metadata-free,
+ * auto-oriented JPEG, stored under a key derived from a new id, then its row inserted.
+ * Nothing is stored for a rejected upload.
+ */
+export class UploadsService {
+  private readonly decoding = new Semaphore(MAX_DECODING, MAX_WAITING);
+
+  constructor(
+    private readonly db: Db,
+    private readonly images: ImagesService,
+  ) {}
+
+  async upload(userId: string, request: UploadRequest): Promise<UploadResponse> {
+    if (PATH_LIKE_NAME.test(request.filename)) throw new BadRequestError('Invalid file name: it must be a plain name, not a path');
+    const bytes = decodeBase64Image(request.imageData);
+    const image = await this.decoding.run(() => normaliseUpload(bytes));
+    const { id, storageKey } = await this.images.storeFiles(image);
+    try {
+      await this.images.insertRow(this.db, { id, storageKey, userId, kind: 'original', image });
+    } catch (err) {
+      await this.images.deleteFiles(id).catch(() => undefined);
+      throw err;
+    }
+    return { imageUrl: imageUrl(id) };
+  }
+}

@@ -1,0 +1,104 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { Database } from '../../src/db/client.ts';
+import { creditTransactions, payments, users } from '../../src/db/schema.ts';
+import type { PayPalSimulator, WebhookDelivery } from '../../src/dev/paypal-simulator.ts';
+import { CookieJar, me, signInWithDevIssuer } from '../auth/sign-in-helpers.ts';
+import { sameOrigin, type TestApp } from '../helpers.ts';
+
+export interface Buyer {
+  jar: CookieJar;
+  id: string;
+}
+
+let counter = 0;
+
+/** A new account through the development sign-in (3 free credits). */
+export async function newBuyer(app: FastifyInstance, label = 'buyer'): Promise<Buyer> {
+  const jar = new CookieJar();
+  counter += 1;
+  const email = `${label}-${process.pid}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  await signInWithDevIssuer(app, jar, { name: label, email });
+  const res = await me(app, jar);
+  expect(res.statusCode).toBe(200);
+  return { jar, id: res.json().user.id as string };
+}
+
+/** A same-origin browser call: JSON body only when there is a payload, as the spec's helper does. */
+export function call(app: FastifyInstance, buyer: Buyer | undefined, method: 'GET' | 'POST', url: string, payload?: unknown): Promise<LightMyRequestResponse> {
+  const cookie = buyer?.jar.header(url);
+  return app.inject({
+    method,
+    url,
+    headers: {
+      ...(method === 'POST' ? sameOrigin : {}),
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(cookie ? { cookie } : {}),
+    },
+    ...(payload !== undefined ? { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) } : {}),
+  });
+}
+
+export const PACK_ORDERS = {
+  starter: { amount: 19, currency: 'USD', intent: 'CAPTURE' },
+  professional: { amount: 89, currency: 'USD', intent: 'CAPTURE' },
+  enterprise: { amount: 399, currency: 'USD', intent: 'CAPTURE' },
+} as const;
+
+/** Creates an order through the spec's call; answers its id. */
+export async function createOrder(app: FastifyInstance, buyer: Buyer, pack: keyof typeof PACK_ORDERS = 'professional'): Promise<string> {
+  const res = await call(app, buyer, 'POST', '/api/paypal/order', PACK_ORDERS[pack]);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id as string;
+}
+
+export const capture = (app: FastifyInstance, buyer: Buyer, orderId: string) =>
+  call(app, buyer, 'POST', `/api/paypal/order/${encodeURIComponent(orderId)}/capture`);
+
+export const confirm = (app: FastifyInstance, buyer: Buyer, orderId: string, captureData: unknown = { status: 'COMPLETED' }) =>
+  call(app, buyer, 'POST', '/api/payments/paypal-success', { orderID: orderId, captureData });
+
+export const deliver = (app: FastifyInstance, delivery: Pick<WebhookDelivery, 'headers' | 'body'>) =>
+  app.inject({ method: 'POST', url: '/api/paypal/webhook', headers: delivery.headers, payload: delivery.body });
+
+export function simulator(t: TestApp): PayPalSimulator {
+  const sim = t.container.paypalSimulator;
+  if (!sim) throw new Error('The tests run against the PayPal simulator');
+  return sim;
+}
+
+/** Creates, approves (as the buyer would on PayPal) and answers the order id. */
+export async function approvedOrder(t: TestApp, buyer: Buyer, pack: keyof typeof PACK_ORDERS = 'professional'): Promise<string> {
+  const id = await createOrder(t.app, buyer, pack);
+  simulator(t).approve(id);
+  return id;
+}
+
+export async function balanceOf(database: Database, userId: string): Promise<number> {
+  const [row] = await database.db.select({ credits: users.credits }).from(users).where(eq(users.id, userId));
+  return row?.credits ?? Number.NaN;
+}
+
+export async function purchaseRows(database: Database, userId: string) {
+  return database.db
+    .select()
+    .from(creditTransactions)
+    .where(sql`${creditTransactions.userId} = ${userId} and ${creditTransactions.type} = 'purchase'`);
+}
+
+export async function paymentOf(database: Database, orderId: string) {
+  const [row] = await database.db.select().from(payments).where(eq(payments.providerOrderId, orderId));
+  return row;
+}
+
+/** The ledger invariant: users.credits = sum(ledger amounts) for every user, and never negative. */
+export async function expectLedgerInvariant(database: Database): Promise<void> {
+  const rows = await database.db.execute(sql`
+    select u.id, u.credits, coalesce(sum(t.amount), 0)::int as ledger
+    from users u left join credit_transactions t on t.user_id = u.id
+    group by u.id, u.credits
+    having u.credits <> coalesce(sum(t.amount), 0) or u.credits < 0`);
+  const list = (rows as unknown as { rows?: unknown[] }).rows ?? (rows as unknown as unknown[]);
+  expect(list).toEqual([]);
+}

@@ -1,0 +1,64 @@
+import { PayPalButtons, PayPalScriptProvider, usePayPalScriptReducer } from '@paypal/react-paypal-js';
+import { PAYMENT_CURRENCY, PAYMENT_INTENT, type PaymentOrderResponse } from '@roomstager/contracts';
+import { Component, useEffect, type ReactNode } from 'react';
+import { apiJson } from '../../lib/api-client.ts';
+import type { PaymentHandlers } from './checkout-page.tsx';
+import { PAYMENT_ERRORS } from './payment-flow.ts';
+
+function Buttons({ handlers }: { handlers: PaymentHandlers }) {
+  const [{ isPending, isRejected }] = usePayPalScriptReducer();
+  useEffect(() => {
+    if (isRejected) handlers.fail(PAYMENT_ERRORS.loadFailed);
+  }, [isRejected, handlers]);
+  if (isPending || isRejected) return null;
+  return (
+    <PayPalButtons
+      style={{ layout: 'vertical', shape: 'rect', label: 'pay' }}
+      onInit={() => handlers.setState('ready')}
+      createOrder={async () => {
+        try {
+          const order = await apiJson<PaymentOrderResponse>('POST', '/api/paypal/order', {
+            amount: handlers.pack.priceUsd,
+            currency: PAYMENT_CURRENCY,
+            intent: PAYMENT_INTENT,
+          });
+          handlers.setState('order-created');
+          return order.id;
+        } catch (error) {
+          handlers.onPurchaseError(error);
+          throw error;
+        }
+      }}
+      onApprove={async (data) => {
+        await handlers.complete(data.orderID);
+      }}
+      onCancel={() => handlers.cancelled()}
+      onError={() => handlers.fail(PAYMENT_ERRORS.processingFailed)}
+    />
+  );
+}
+
+/** A button that throws while rendering becomes the spec's render error, not a blank page. */
+class RenderGuard extends Component<{ onError: () => void; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch() {
+    this.props.onError();
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
+/** PayPal's JavaScript SDK and button, loaded with the client id and the currency. */
+export default function PayPalCheckout({ clientId, handlers }: { clientId: string; handlers: PaymentHandlers }) {
+  return (
+    <RenderGuard onError={() => handlers.fail(PAYMENT_ERRORS.renderFailed)}>
+      <PayPalScriptProvider options={{ clientId, currency: PAYMENT_CURRENCY, intent: 'capture' }}>
+        <Buttons handlers={handlers} />
+      </PayPalScriptProvider>
+    </RenderGuard>
+  );
+}

@@ -1,0 +1,24 @@
+import { toast } from '../../components/ui/use-toast.ts';
+
+/** Downloads an image by URL under the spec's file name, with its toasts (spec section 8). */
+export async function downloadImage(url: string, filename: string): Promise<void> {
+  try {
+    const res = await fetch(url, { credentials: 'include' });
+    if (!res.ok) throw new Error(`${res.status}`);
+    const blob = await res.blob();
+    const href = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = href;
+    a.download = filename;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(href), 10_000);
+    toast({ title: 'Download started', description: `${filename} is being downloaded` });
+  } catch {
+    toast({ title: 'Download Failed', description: 'Could not download the image. Please try again.', variant: 'destructive' });
+  }
+}
+
+export const stagedFileName = (style: string, now = Date.now()) => `staged-${style}-${now}.jpg`;
+export const originalFileName = (now = Date.now()) => `original-${now}.jpg`;

@@ -1,0 +1,156 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ChevronLeft, ChevronRight, ImageOff, Plus } from 'lucide-react';
+import type { Job } from '@roomstager/contracts';
+import { usePageMeta } from '../../app/use-page-meta.ts';
+import { Button, ButtonLink } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { cn } from '../../lib/cn.ts';
+import { formatDate } from '../../lib/format.ts';
+import { JOBS_KEY, useJobPage } from '../jobs/api.ts';
+import { jobTitle } from '../jobs/format.ts';
+import { JobDialog } from './job-dialog.tsx';
+import { StatusBadge } from './status-badge.tsx';
+
+function Thumbnail({ job }: { job: Job }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) {
+    return (
+      <div className="flex aspect-[4/3] flex-col items-center justify-center gap-2 bg-stone-100 text-sm text-stone-600">
+        <ImageOff aria-hidden className="size-6" />
+        Image preview unavailable
+      </div>
+    );
+  }
+  return (
+    <img
+      src={job.thumbnailUrl}
+      alt=""
+      width={400}
+      height={300}
+      loading="lazy"
+      decoding="async"
+      onError={() => setFailed(true)}
+      className="aspect-[4/3] w-full bg-stone-100 object-cover"
+    />
+  );
+}
+
+function JobCard({ job, onOpen }: { job: Job; onOpen: () => void }) {
+  return (
+    <li>
+      <button
+        type="button"
+        onClick={onOpen}
+        className="group block w-full overflow-hidden rounded-xl border border-stone-200 bg-white text-left shadow-sm transition-shadow hover:shadow-md"
+        aria-label={`Open ${jobTitle(job)}`}
+      >
+        <Thumbnail job={job} />
+        <span className="flex items-start justify-between gap-2 p-4">
+          <span className="min-w-0">
+            <span className="block truncate font-medium text-stone-900">{jobTitle(job)}</span>
+            <span className="mt-0.5 block text-sm text-stone-600">{formatDate(job.createdAt)}</span>
+          </span>
+          <StatusBadge status={job.status} />
+        </span>
+      </button>
+    </li>
+  );
+}
+
+function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
+  return (
+    <nav aria-label="Gallery pages" className="mt-8 flex flex-wrap items-center justify-center gap-1">
+      <Button variant="ghost" onClick={() => onPage(page - 1)} disabled={page <= 1} aria-label="Previous page">
+        <ChevronLeft aria-hidden className="size-4" />
+        Previous
+      </Button>
+      {Array.from({ length: pages }, (_, i) => i + 1).map((n) => (
+        <button
+          key={n}
+          type="button"
+          onClick={() => onPage(n)}
+          aria-current={n === page ? 'page' : undefined}
+          aria-label={`Page ${n}`}
+          className={cn(
+            'inline-flex size-11 items-center justify-center rounded-lg text-sm font-medium',
+            n === page ? 'bg-accent-700 text-white' : 'text-stone-700 hover:bg-stone-100',
+          )}
+        >
+          {n}
+        </button>
+      ))}
+      <Button variant="ghost" onClick={() => onPage(page + 1)} disabled={page >= pages} aria-label="Next page">
+        Next
+        <ChevronRight aria-hidden className="size-4" />
+      </Button>
+    </nav>
+  );
+}
+
+export default function GalleryPage() {
+  usePageMeta('/gallery');
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<Job | null>(null);
+  const { data, isPending, isError, refetch, isFetching } = useJobPage(page);
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+
+  const closeDialog = () => {
+    setSelected(null);
+    // The dialog polls its job; the list catches up with whatever changed meanwhile.
+    void queryClient.invalidateQueries({ queryKey: [JOBS_KEY], predicate: (q) => typeof q.queryKey[1] === 'object' });
+  };
+
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold tracking-tight">Your Gallery</h1>
+        <ButtonLink to="/generate">
+          <Plus aria-hidden className="size-4" />
+          New Staging
+        </ButtonLink>
+      </div>
+
+      {isPending ? (
+        <ul aria-busy="true" aria-label="Loading your photos" className="mt-8 grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {Array.from({ length: 6 }, (_, i) => (
+            <li key={i} className="overflow-hidden rounded-xl border border-stone-200">
+              <div className="aspect-[4/3] animate-pulse bg-stone-100" />
+              <div className="space-y-2 p-4">
+                <div className="h-4 w-2/3 animate-pulse rounded bg-stone-100" />
+                <div className="h-3 w-1/3 animate-pulse rounded bg-stone-100" />
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : isError ? (
+        <Card className="mt-8 p-8 text-center" role="alert">
+          <h2 className="text-lg font-semibold">Failed to load gallery</h2>
+          <p className="mt-1 text-stone-600">There was an issue loading your photos</p>
+          <Button variant="outline" className="mt-4" onClick={() => void refetch()} disabled={isFetching}>
+            Try Again
+          </Button>
+        </Card>
+      ) : data.total === 0 ? (
+        <Card className="mt-8 p-10 text-center">
+          <h2 className="text-lg font-semibold">No stagings yet</h2>
+          <p className="mt-1 text-stone-600">Upload a photo of an empty room and see it furnished in minutes.</p>
+          <ButtonLink to="/generate" className="mt-6">
+            Stage your first room
+          </ButtonLink>
+        </Card>
+      ) : (
+        <>
+          <ul className="mt-8 grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {data.jobs.map((job) => (
+              <JobCard key={job.id} job={job} onOpen={() => setSelected(job)} />
+            ))}
+          </ul>
+          {data.total > data.pageSize && <Pagination page={page} pages={pages} onPage={setPage} />}
+        </>
+      )}
+      {selected && <JobDialog job={selected} onClose={closeDialog} />}
+    </>
+  );
+}

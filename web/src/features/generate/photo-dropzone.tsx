@@ -1,0 +1,77 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useDropzone, type FileRejection } from 'react-dropzone';
+import { ImagePlus, X } from 'lucide-react';
+import { MAX_UPLOAD_BYTES } from '@roomstager/contracts';
+import { cn } from '../../lib/cn.ts';
+import { DROPZONE_ACCEPT } from './file-check.ts';
+
+interface PhotoDropzoneProps {
+  file: File | null;
+  onFile: (file: File) => void;
+  onClear: () => void;
+  disabled?: boolean;
+}
+
+/** One photo, JPG or PNG up to 10 MB (spec section 5), with a preview once chosen. */
+export function PhotoDropzone({ file, onFile, onClear, disabled }: PhotoDropzoneProps) {
+  const [rejected, setRejected] = useState(false);
+  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
+  useEffect(() => () => {
+    if (preview) URL.revokeObjectURL(preview);
+  }, [preview]);
+
+  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+    accept: DROPZONE_ACCEPT,
+    maxFiles: 1,
+    multiple: false,
+    maxSize: MAX_UPLOAD_BYTES,
+    disabled,
+    onDropAccepted: (files) => {
+      setRejected(false);
+      if (files[0]) onFile(files[0]);
+    },
+    onDropRejected: (_rejections: FileRejection[]) => setRejected(true),
+  });
+
+  if (file && preview) {
+    return (
+      <div className="relative overflow-hidden rounded-xl border border-stone-200 bg-stone-100">
+        <img src={preview} alt={`Selected photo: ${file.name}`} className="max-h-[28rem] w-full object-contain" />
+        {!disabled && (
+          <button
+            type="button"
+            onClick={onClear}
+            aria-label="Remove photo"
+            className="absolute top-3 right-3 inline-flex size-11 items-center justify-center rounded-full bg-white/90 text-stone-800 shadow hover:bg-white"
+          >
+            <X aria-hidden className="size-5" />
+          </button>
+        )}
+        <p className="truncate border-t border-stone-200 bg-white px-4 py-2 text-sm text-stone-700">{file.name}</p>
+      </div>
+    );
+  }
+
+  return (
+    <div>
+      <div
+        {...getRootProps({
+          className: cn(
+            'flex min-h-56 cursor-pointer flex-col items-center justify-center gap-3 rounded-xl border-2 border-dashed p-8 text-center transition-colors',
+            isDragActive ? 'border-accent-700 bg-accent-50' : 'border-stone-300 bg-stone-50 hover:border-stone-400',
+          ),
+        })}
+      >
+        <input {...getInputProps({ 'aria-label': 'Upload a photo of an empty room' })} />
+        <ImagePlus aria-hidden className="size-10 text-accent-700" />
+        <p className="font-medium text-stone-900">{isDragActive ? 'Drop the photo here' : 'Drag a photo here, or click to choose one'}</p>
+        <p className="text-sm text-stone-600">Supports JPG, PNG up to 10MB</p>
+      </div>
+      {rejected && (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          Please upload a valid image file (JPG, PNG) under 10MB
+        </p>
+      )}
+    </div>
+  );
+}

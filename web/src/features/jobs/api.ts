@@ -1,0 +1,100 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateJobRequest, Job, JobPage, RegenerateJobRequest, UploadResponse } from '@roomstager/contracts';
+import { apiJson, apiRequest, throwIfResNotOk } from '../../lib/api-client.ts';
+import { SESSION_QUERY_KEY } from '../auth/use-session.ts';
+
+export const JOBS_KEY = '/api/jobs';
+const FIVE_MINUTES = 5 * 60 * 1000;
+
+/** Spec section 7: the job list is cached 5 min stale, 10 min kept, no refetch on focus or mount. */
+export function useJobPage(page: number) {
+  return useQuery({
+    queryKey: [JOBS_KEY, { page }],
+    queryFn: ({ signal }) => fetchJobPage(page, signal),
+    staleTime: FIVE_MINUTES,
+    gcTime: 2 * FIVE_MINUTES,
+    refetchOnWindowFocus: false,
+    refetchOnMount: false,
+    placeholderData: (previous) => previous,
+  });
+}
+
+async function fetchJobPage(page: number, signal: AbortSignal): Promise<JobPage> {
+  const res = await fetch(`${JOBS_KEY}?page=${page}`, { credentials: 'include', signal });
+  await throwIfResNotOk(res);
+  return (await res.json()) as JobPage;
+}
+
+const isFinished = (job: Job | null | undefined) => job?.status === 'completed' || job?.status === 'failed';
+
+/** Spec section 4: a job is polled every 2 s until it is completed or failed. */
+export function useJob(id: string | null) {
+  return useQuery<Job | null>({
+    queryKey: [JOBS_KEY, id],
+    enabled: id !== null,
+    refetchInterval: (query) => (isFinished(query.state.data) ? false : 2000),
+  });
+}
+
+/** After any change to jobs: the list and the session (credits) are read again. */
+function useRefreshAfterJobChange() {
+  const queryClient = useQueryClient();
+  return async (deletedId?: string) => {
+    // A deleted job's own query would only answer 404 now: drop it instead of reading it again.
+    if (deletedId) queryClient.removeQueries({ queryKey: [JOBS_KEY, deletedId], exact: true });
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: [JOBS_KEY], predicate: (q) => q.queryKey[1] !== deletedId }),
+      queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
+      queryClient.invalidateQueries({ queryKey: ['/api/users/stats'] }),
+      queryClient.invalidateQueries({ queryKey: ['/api/credits/transactions'] }),
+    ]);
+  };
+}
+
+export function useUpload() {
+  return useMutation({
+    mutationFn: (body: { imageData: string; filename: string }) => apiJson<UploadResponse>('POST', '/api/upload', body),
+  });
+}
+
+export function useCreateJob() {
+  const refresh = useRefreshAfterJobChange();
+  return useMutation({
+    mutationFn: (body: CreateJobRequest) => apiJson<Job>('POST', JOBS_KEY, body),
+    onSuccess: () => refresh(),
+  });
+}
+
+export function useUpdateLabel() {
+  const refresh = useRefreshAfterJobChange();
+  return useMutation({
+    mutationFn: ({ id, userLabel }: { id: string; userLabel: string }) => apiJson<Job>('PATCH', `${JOBS_KEY}/${id}`, { userLabel }),
+    onSuccess: () => refresh(),
+  });
+}
+
+export function useDeleteJob() {
+  const refresh = useRefreshAfterJobChange();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await apiRequest('DELETE', `${JOBS_KEY}/${id}`);
+    },
+    onSuccess: (_data, id) => refresh(id),
+  });
+}
+
+export function useRegenerateJob() {
+  const refresh = useRefreshAfterJobChange();
+  return useMutation({
+    mutationFn: ({ id, ...body }: RegenerateJobRequest & { id: string }) => apiJson<Job>('POST', `${JOBS_KEY}/${id}/regenerate`, body),
+    onSuccess: () => refresh(),
+  });
+}
+
+export function useRetryJob() {
+  const refresh = useRefreshAfterJobChange();
+  return useMutation({
+    mutationFn: (id: string) => apiJson<Job>('POST', `${JOBS_KEY}/${id}/retry`),
+    onSuccess: () => refresh(),
+  });
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { checkFile } from '../src/features/generate/file-check.ts';
+import { PROGRESS_STAGES, stageForTick } from '../src/features/generate/progress-panel.tsx';
+import { originalFileName, stagedFileName } from '../src/features/gallery/download.ts';
+import { creditsUsedLabel, isInProgress, jobTitle, processingTime, statusLabel } from '../src/features/jobs/format.ts';
+
+describe('job display rules', () => {
+  it('reads unknown statuses as Pending', () => {
+    expect(statusLabel('completed')).toBe('Completed');
+    expect(statusLabel('failed')).toBe('Failed');
+    expect(statusLabel('queued')).toBe('Pending');
+  });
+  it("falls back to '{style} staging' without a label", () => {
+    expect(jobTitle({ userLabel: null, style: 'modern' })).toBe('modern staging');
+    expect(jobTitle({ userLabel: '', style: 'luxury' })).toBe('luxury staging');
+    expect(jobTitle({ userLabel: 'Oak St', style: 'luxury' })).toBe('Oak St');
+  });
+  it("shows processing time as 'Xm Ys' or 'N/A'", () => {
+    expect(processingTime({ processingStartedAt: '2026-01-01T10:00:00Z', processingCompletedAt: '2026-01-01T10:01:47Z' })).toBe('1m 47s');
+    expect(processingTime({ processingStartedAt: '2026-01-01T10:00:00Z', processingCompletedAt: '2026-01-01T10:00:09.6Z' })).toBe('0m 10s');
+    expect(processingTime({ processingStartedAt: '2026-01-01T10:00:00Z', processingCompletedAt: null })).toBe('N/A');
+    expect(processingTime({ processingStartedAt: null, processingCompletedAt: null })).toBe('N/A');
+  });
+  it('shows a refunded job as costing nothing', () => {
+    expect(creditsUsedLabel({ creditsUsed: 1, status: 'completed' })).toBe('1');
+    expect(creditsUsedLabel({ creditsUsed: 0, status: 'failed' })).toBe('0 (refunded)');
+  });
+  it('counts pending and processing jobs as in progress (BEYOND.md)', () => {
+    expect(isInProgress({ status: 'pending' })).toBe(true);
+    expect(isInProgress({ status: 'processing' })).toBe(true);
+    expect(isInProgress({ status: 'completed' })).toBe(false);
+    expect(isInProgress(null)).toBe(false);
+  });
+});
+
+describe('photo check (spec section 5)', () => {
+  it('accepts JPEG and PNG up to 10 MB', () => {
+    expect(checkFile({ type: 'image/jpeg', size: 10_485_760 })).toBeNull();
+    expect(checkFile({ type: 'image/jpg', size: 1 })).toBeNull();
+    expect(checkFile({ type: 'image/png', size: 1 })).toBeNull();
+  });
+  it('names the problem otherwise', () => {
+    expect(checkFile({ type: 'image/gif', size: 1 })).toBe('Please upload a JPEG or PNG image file.');
+    expect(checkFile({ type: 'image/png', size: 10_485_761 })).toBe('File size must be less than 10MB.');
+  });
+});
+
+describe('progress panel', () => {
+  it('advances on time but waits at the third stage until the job is done', () => {
+    expect(PROGRESS_STAGES.map((s) => s.percent)).toEqual([20, 45, 75, 100]);
+    expect(stageForTick(0, false)).toBe(0);
+    expect(stageForTick(5, false)).toBe(1);
+    expect(stageForTick(15, false)).toBe(2);
+    expect(stageForTick(10_000, false)).toBe(2);
+    expect(stageForTick(1, true)).toBe(3);
+  });
+});
+
+describe('download names', () => {
+  it('follow the spec', () => {
+    expect(stagedFileName('modern', 1700000000000)).toBe('staged-modern-1700000000000.jpg');
+    expect(originalFileName(1700000000000)).toBe('original-1700000000000.jpg');
+  });
+});
