@@ -2,27 +2,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../e2e/support/chromium.ts';
+import { freePort, load, repoRoot as root } from './bench-support.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(root, 'web/dist');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** JavaScript and CSS the landing page loads before it is interactive: entry, preloads, styles. */
 async function landingBytes(): Promise<{ js: number; css: number; files: string[] }> {
@@ -69,17 +57,6 @@ async function lighthouseScores(url: string): Promise<Record<string, number>> {
   }
 }
 
-async function healthThroughput(url: string): Promise<{ rps: number; p99: number }> {
-  const bin = path.join(root, 'node_modules/.bin/autocannon');
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(bin, ['-j', '-c', '20', '-d', '10', `${url}/api/health`], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let data = '';
-    child.stdout.on('data', (d: Buffer) => (data += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(data) : reject(new Error(`autocannon exited ${code}`))));
-  });
-  const json = JSON.parse(out) as { requests: { average: number }; latency: { p99: number } };
-  return { rps: Math.round(json.requests.average), p99: json.latency.p99 };
-}
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -97,7 +74,7 @@ try {
   } else {
     console.log(`Lighthouse skipped: no Chromium at ${chromiumPath}`);
   }
-  const health = await healthThroughput(url);
+  const health = await load(`${url}/api/health`, { connections: 20, seconds: 10 });
   console.log(`GET /api/health: ${health.rps} requests/s, p99 ${health.p99} ms (20 connections, 10 s)`);
 } finally {
   child.kill('SIGTERM');

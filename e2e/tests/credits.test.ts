@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations, hasBrowser, launchBrowser, newContext, screenshot, watchPageErrors } from '../support/browser.ts';
@@ -49,6 +51,45 @@ describe.skipIf(!hasBrowser())('credits and billing', () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'credits');
     expect(errors.join('\n')).toBe('');
+  });
+
+  it('at 0 credits: No Credits, Start Staging disabled, the packs card, and Generate disabled', { timeout: 120_000 }, async () => {
+    await signIn(page, { name: 'Ray Eames' });
+    // Spend the 3 free credits through the API, as the browser would, with a small photo.
+    const photo = readFileSync(new URL('../fixtures/empty-open-plan-living-dining.jpg', import.meta.url)).toString('base64');
+    const statuses = await page.evaluate(async (imageData) => {
+      const post = (url: string, body: unknown) =>
+        fetch(url, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const { imageUrl } = (await (await post('/api/upload', { imageData, filename: 'room.jpg' })).json()) as { imageUrl: string };
+      const results: number[] = [];
+      for (const style of ['modern', 'luxury', 'minimalist', 'traditional']) {
+        results.push((await post('/api/jobs', { originalImageUrl: imageUrl, style, userLabel: null })).status);
+      }
+      return results;
+    }, photo);
+    expect(statuses).toEqual([201, 201, 201, 402]);
+
+    await page.goto('/credits');
+    await page.getByRole('heading', { name: 'Credits & Billing' }).waitFor();
+    await expect.poll(() => page.getByTestId('credits-page-balance').innerText()).toBe('0');
+    const main = page.locator('main');
+    expect(await main.getByText('No Credits', { exact: true }).getAttribute('class')).toContain('bg-red-700');
+    expect(await page.getByRole('button', { name: 'Start Staging' }).isDisabled()).toBe(true);
+    const text = await main.innerText();
+    expect(text).toContain('Get Started with Credits');
+    expect(text).toContain('Each credit generates one professionally staged room photo');
+    expect(text).toMatch(/Starter[\s\S]*Professional[\s\S]*Enterprise/);
+    expect(await page.getByRole('link', { name: 'View Pricing Plans' }).getAttribute('href')).toBe('/pricing');
+    await expect.poll(() => main.getByText('-1', { exact: true }).count()).toBe(3);
+    expect(await main.getByText('-1', { exact: true }).first().getAttribute('class')).toContain('text-blue-700');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'credits-zero');
+
+    await page.goto('/generate');
+    await page.locator('input[type="file"]').setInputFiles(fileURLToPath(new URL('../fixtures/empty-open-plan-living-dining.jpg', import.meta.url)));
+    await page.getByText('Modern', { exact: true }).click();
+    expect(await page.getByRole('button', { name: 'Generate Staging (1 credit)' }).isDisabled()).toBe(true);
+    expect(await page.locator('main').innerText()).toContain('0 credits available.');
   });
 
   it('shows the payment banner once and rewrites the address', async () => {
