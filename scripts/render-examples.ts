@@ -12,7 +12,7 @@ import { drawDebug } from '../server/src/staging/local/debug.ts';
 import { decodeImage, encodeJpeg, encodePng } from '../server/src/staging/local/image.ts';
 import { stageDetailed } from '../server/src/staging/local/index.ts';
 import { footprint } from '../server/src/staging/local/layout.ts';
-import { DEFAULT_SYNTHETIC, renderSyntheticRoom } from '../server/src/staging/local/synthetic.ts';
+import { renderSyntheticRoom, SAMPLE_BEDROOM, SAMPLE_KITCHEN } from '../server/src/staging/local/synthetic.ts';
 
 const out = process.argv[2];
 if (!out) {
@@ -30,18 +30,8 @@ const sources: Array<{ name: string; bytes: Buffer; roomType: RoomType }> = read
   .sort()
   .map((f) => ({ name: basename(f, '.jpg'), bytes: readFileSync(join(dir, f)), roomType }));
 // Sample renders: a synthetic empty bedroom and kitchen, made by the engine's own room renderer.
-const bedroom = renderSyntheticRoom({ ...DEFAULT_SYNTHETIC, width: 1500, height: 1000, floorColor: [0.7, 0.6, 0.5], wallColor: [0.86, 0.85, 0.82] });
-const kitchen = renderSyntheticRoom({
-  ...DEFAULT_SYNTHETIC,
-  width: 1500,
-  height: 1000,
-  left: -2,
-  right: 2.4,
-  back: 5.5,
-  yaw: -0.1,
-  floorColor: [0.55, 0.55, 0.53],
-  wallColor: [0.93, 0.92, 0.9],
-});
+const bedroom = renderSyntheticRoom(SAMPLE_BEDROOM);
+const kitchen = renderSyntheticRoom(SAMPLE_KITCHEN);
 sources.push({ name: 'sample-render-empty-bedroom', bytes: await encodePng(bedroom), roomType: 'bedroom' });
 sources.push({ name: 'sample-render-empty-kitchen', bytes: await encodePng(kitchen), roomType: 'kitchen' });
 

@@ -8,7 +8,7 @@ import { STYLES, type RoomType, type Style } from '@roomstager/contracts';
 import sharp from 'sharp';
 import { encodeJpeg } from '../server/src/staging/local/image.ts';
 import { createLocalEngine } from '../server/src/staging/local/index.ts';
-import { DEFAULT_SYNTHETIC, renderSyntheticRoom } from '../server/src/staging/local/synthetic.ts';
+import { renderSyntheticRoom, SAMPLE_BEDROOM, SAMPLE_KITCHEN } from '../server/src/staging/local/synthetic.ts';
 
 const assets = fileURLToPath(new URL('../web/assets/rooms', import.meta.url));
 const engine = createLocalEngine({ thread: false });
@@ -25,26 +25,8 @@ async function stage(source: string, style: Style, roomType: RoomType): Promise<
 
 // No fixture photo shows an empty kitchen or bedroom: these two are the engine's own synthetic
 // rooms, and the landing page captions them as sample renders.
-await writeFile(
-  asset('bedroom-before'),
-  await encodeJpeg(renderSyntheticRoom({ ...DEFAULT_SYNTHETIC, width: 1500, height: 1000, floorColor: [0.7, 0.6, 0.5], wallColor: [0.86, 0.85, 0.82] })),
-);
-await writeFile(
-  asset('kitchen-before'),
-  await encodeJpeg(
-    renderSyntheticRoom({
-      ...DEFAULT_SYNTHETIC,
-      width: 1500,
-      height: 1000,
-      left: -2,
-      right: 2.4,
-      back: 5.5,
-      yaw: -0.1,
-      floorColor: [0.55, 0.55, 0.53],
-      wallColor: [0.93, 0.92, 0.9],
-    }),
-  ),
-);
+await writeFile(asset('bedroom-before'), await encodeJpeg(renderSyntheticRoom(SAMPLE_BEDROOM)));
+await writeFile(asset('kitchen-before'), await encodeJpeg(renderSyntheticRoom(SAMPLE_KITCHEN)));
 
 const demos: Array<{ output: string; source: string; style: Style; roomType: RoomType }> = [
   { output: 'living-after', source: 'living-before', style: 'modern', roomType: 'living_room' },

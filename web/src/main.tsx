@@ -5,10 +5,11 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/app.tsx';
+import { cspStyleNonce } from './lib/csp-nonce.ts';
 
 // Dialogs lock page scrolling with an injected <style>; the CSP allows it with this page's nonce.
-const nonce = document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content');
-if (nonce && !nonce.startsWith('__')) setNonce(nonce);
+const nonce = cspStyleNonce();
+if (nonce) setNonce(nonce);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('No #root element');

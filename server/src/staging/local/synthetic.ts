@@ -107,3 +107,17 @@ export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
   }
   return { width: s.width, height: s.height, data };
 }
+
+/** The sample empty rooms shown where no real photo exists (landing page, example renders). */
+export const SAMPLE_BEDROOM: SyntheticRoom = { ...DEFAULT_SYNTHETIC, width: 1500, height: 1000, floorColor: [0.7, 0.6, 0.5], wallColor: [0.86, 0.85, 0.82] };
+export const SAMPLE_KITCHEN: SyntheticRoom = {
+  ...DEFAULT_SYNTHETIC,
+  width: 1500,
+  height: 1000,
+  left: -2,
+  right: 2.4,
+  back: 5.5,
+  yaw: -0.1,
+  floorColor: [0.55, 0.55, 0.53],
+  wallColor: [0.93, 0.92, 0.9],
+};

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { AlertTriangle, Check, ShieldCheck } from 'lucide-react';
+import { AlertTriangle, ShieldCheck } from 'lucide-react';
 import { packByPrice, type CreditPack, type PaymentOrderResponse, type PaymentResult, type PaypalClientIdResponse } from '@roomstager/contracts';
 import { usePageMeta } from '../../app/use-page-meta.ts';
+import { PackFeatures } from '../../components/pack-card.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -52,14 +53,7 @@ function OrderSummary({ pack }: { pack: CreditPack }) {
           <dd className="font-bold">${pack.priceUsd.toFixed(2)} USD</dd>
         </div>
       </dl>
-      <ul className="mt-6 space-y-2 text-sm text-stone-700">
-        {pack.features.map((f) => (
-          <li key={f} className="flex items-start gap-2">
-            <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-accent-700" />
-            {f}
-          </li>
-        ))}
-      </ul>
+      <PackFeatures pack={pack} className="mt-6" />
       <p className="mt-6 rounded-lg bg-accent-50 p-3 text-sm text-accent-900">Credits never expire</p>
     </Card>
   );

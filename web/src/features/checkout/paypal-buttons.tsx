@@ -2,6 +2,7 @@ import { PayPalButtons, PayPalScriptProvider, usePayPalScriptReducer } from '@pa
 import { PAYMENT_CURRENCY, PAYMENT_INTENT, type PaymentOrderResponse } from '@roomstager/contracts';
 import { Component, useEffect, type ReactNode } from 'react';
 import { apiJson } from '../../lib/api-client.ts';
+import { cspStyleNonce } from '../../lib/csp-nonce.ts';
 import type { PaymentHandlers } from './checkout-page.tsx';
 import { PAYMENT_ERRORS } from './payment-flow.ts';
 
@@ -56,7 +57,7 @@ class RenderGuard extends Component<{ onError: () => void; children: ReactNode }
 export default function PayPalCheckout({ clientId, handlers }: { clientId: string; handlers: PaymentHandlers }) {
   return (
     <RenderGuard onError={() => handlers.fail(PAYMENT_ERRORS.renderFailed)}>
-      <PayPalScriptProvider options={{ clientId, currency: PAYMENT_CURRENCY, intent: 'capture' }}>
+      <PayPalScriptProvider options={{ clientId, currency: PAYMENT_CURRENCY, intent: 'capture', dataCspNonce: cspStyleNonce() ?? undefined }}>
         <Buttons handlers={handlers} />
       </PayPalScriptProvider>
     </RenderGuard>

@@ -6,6 +6,7 @@ import { BeforeAfterSlider } from '../../components/before-after-slider.tsx';
 import { SiteFooter } from '../../components/layout/site-footer.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { PackCard } from '../../components/pack-card.tsx';
 import { PHOTOS, responsivePhoto } from '../../lib/responsive-image.ts';
 import { useSession } from '../auth/use-session.ts';
 import { DEMO_EXAMPLES, FEATURES } from './content.ts';
@@ -202,29 +203,22 @@ function Pricing() {
         </p>
         <div className="mt-12 grid gap-6 md:grid-cols-3">
           {CREDIT_PACKS.map((pack) => (
-            <Card key={pack.id} className={pack.popular ? 'relative border-accent-700 p-6 ring-2 ring-accent-700' : 'p-6'}>
-              {pack.popular && (
-                <span className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-accent-700 px-3 py-1 text-xs font-semibold text-white">
-                  Most Popular
-                </span>
-              )}
-              <h3 className="text-lg font-semibold">{pack.name}</h3>
-              <p className="mt-4">
-                <span className="text-4xl font-bold">${pack.priceUsd}</span>
-                <span className="text-stone-600"> / {pack.credits} credits</span>
-              </p>
-              <ul className="mt-6 space-y-2 text-sm text-stone-700">
-                {pack.features.map((f) => (
-                  <li key={f} className="flex items-start gap-2">
-                    <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-accent-700" />
-                    {f}
-                  </li>
-                ))}
-              </ul>
-              <ButtonLink to="/pricing" variant={pack.popular ? 'primary' : 'outline'} className="mt-8 w-full" aria-label={`Get Started with ${pack.name}`}>
-                Get Started
-              </ButtonLink>
-            </Card>
+            <PackCard
+              key={pack.id}
+              pack={pack}
+              heading="h3"
+              price={
+                <p className="mt-4">
+                  <span className="text-4xl font-bold">${pack.priceUsd}</span>
+                  <span className="text-stone-600"> / {pack.credits} credits</span>
+                </p>
+              }
+              action={
+                <ButtonLink to="/pricing" variant={pack.popular ? 'primary' : 'outline'} className="mt-8 w-full" aria-label={`Get Started with ${pack.name}`}>
+                  Get Started
+                </ButtonLink>
+              }
+            />
           ))}
         </div>
       </div>

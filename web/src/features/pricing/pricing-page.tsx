@@ -1,10 +1,10 @@
 import { useNavigate } from 'react-router';
-import { ArrowLeft, Check } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { CREDIT_PACKS, type CreditPack } from '@roomstager/contracts';
 import { usePageMeta } from '../../app/use-page-meta.ts';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
+import { PackCard } from '../../components/pack-card.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/card.tsx';
 import { useSession } from '../auth/use-session.ts';
 
 /** Where the plan chosen while signed out is remembered until checkout. */
@@ -50,30 +50,25 @@ export function PricingPage() {
         </p>
         <div className="mt-12 grid gap-6 md:grid-cols-3">
           {CREDIT_PACKS.map((pack) => (
-            <Card key={pack.id} className={pack.popular ? 'relative flex flex-col border-accent-700 p-6 ring-2 ring-accent-700' : 'flex flex-col p-6'}>
-              {pack.popular && (
-                <span className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-accent-700 px-3 py-1 text-xs font-semibold text-white">
-                  Most Popular
-                </span>
-              )}
-              <h2 className="text-xl font-semibold">{pack.name}</h2>
-              <p className="mt-4">
-                <span className="text-4xl font-bold">${pack.priceUsd}</span>
-                <span className="text-stone-600"> one-time</span>
-              </p>
-              <p className="mt-1 text-sm text-stone-600">{pack.credits} credits</p>
-              <ul className="mt-6 flex-1 space-y-2 text-sm text-stone-700">
-                {pack.features.map((f) => (
-                  <li key={f} className="flex items-start gap-2">
-                    <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-accent-700" />
-                    {f}
-                  </li>
-                ))}
-              </ul>
-              <Button variant={pack.popular ? 'primary' : 'outline'} className="mt-8 w-full" onClick={() => choose(pack)}>
-                Choose {pack.name}
-              </Button>
-            </Card>
+            <PackCard
+              key={pack.id}
+              pack={pack}
+              heading="h2"
+              price={
+                <>
+                  <p className="mt-4">
+                    <span className="text-4xl font-bold">${pack.priceUsd}</span>
+                    <span className="text-stone-600"> one-time</span>
+                  </p>
+                  <p className="mt-1 text-sm text-stone-600">{pack.credits} credits</p>
+                </>
+              }
+              action={
+                <Button variant={pack.popular ? 'primary' : 'outline'} className="mt-8 w-full" onClick={() => choose(pack)}>
+                  Choose {pack.name}
+                </Button>
+              }
+            />
           ))}
         </div>
         <p className="mt-10 text-center">
