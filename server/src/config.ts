@@ -10,8 +10,14 @@ const flag = (fallback: boolean) =>
     z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback ? 'true' : 'false').transform((v) => ['true', '1', 'yes'].includes(v)),
   );
 
-/** Staging engines: `local` everywhere; `fail` (every job fails, refunded) only outside production. */
-export const STAGING_ENGINES = ['local', 'fail'] as const;
+/**
+ * Staging engines: `local` everywhere; `openai`, `gemini`, `replicate` (remote providers, each with
+ * its key); `fail` (every job fails, refunded) only outside production.
+ */
+export const STAGING_ENGINES = ['local', 'openai', 'gemini', 'replicate', 'fail'] as const;
+/** The key each remote engine needs, named in the start-up error when it is missing. */
+export const REMOTE_ENGINE_KEYS = { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY', replicate: 'REPLICATE_API_TOKEN' } as const;
+const httpUrl = (fallback: string) => z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).default(fallback));
 export const TEST_ONLY_ENGINES: ReadonlySet<string> = new Set(['fail']);
 
 /** Every environment variable the server reads, parsed once at start. */
@@ -58,6 +64,25 @@ const envSchema = z
     STAGING_ENGINE: z.preprocess(emptyToUndefined, z.enum(STAGING_ENGINES).default('local')),
     /** One engine run is aborted after this long. */
     ENGINE_TIMEOUT_MS: int(1_000, 3_600_000, 120_000),
+    /** OpenAI image edits (STAGING_ENGINE=openai). */
+    OPENAI_API_KEY: optionalString,
+    OPENAI_MODEL: z.preprocess(emptyToUndefined, z.string().default('gpt-image-1')),
+    OPENAI_QUALITY: z.preprocess(emptyToUndefined, z.enum(['low', 'medium', 'high']).default('medium')),
+    OPENAI_BASE_URL: httpUrl('https://api.openai.com'),
+    /** Gemini image generation (STAGING_ENGINE=gemini). */
+    GEMINI_API_KEY: optionalString,
+    GEMINI_MODEL: z.preprocess(emptyToUndefined, z.string().regex(/^[\w.-]+$/, 'must be a model name such as gemini-2.5-flash-image').default('gemini-2.5-flash-image')),
+    GEMINI_BASE_URL: httpUrl('https://generativelanguage.googleapis.com'),
+    /** Any Replicate image-editing model, owner/name or owner/name:version (STAGING_ENGINE=replicate). */
+    REPLICATE_API_TOKEN: optionalString,
+    REPLICATE_MODEL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^[\w.-]+\/[\w.-]+(:\w+)?$/, 'must be owner/name or owner/name:version')
+        .default('black-forest-labs/flux-kontext-pro'),
+    ),
+    REPLICATE_BASE_URL: httpUrl('https://api.replicate.com'),
     /** Run a worker inside the server process (the embedded default); false when separate workers run. */
     RUN_WORKER: flag(true),
     /** Jobs one worker process runs at a time. */
@@ -109,6 +134,14 @@ const envSchema = z
         path: ['RUN_WORKER'],
         message: 'RUN_WORKER=false needs DATABASE_URL: with the embedded PGlite only the server process can run the worker',
       });
+    }
+    if (env.STAGING_ENGINE === 'openai' || env.STAGING_ENGINE === 'gemini' || env.STAGING_ENGINE === 'replicate') {
+      const key = REMOTE_ENGINE_KEYS[env.STAGING_ENGINE];
+      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `STAGING_ENGINE=${env.STAGING_ENGINE} needs ${key}` });
+      const baseUrl = { openai: env.OPENAI_BASE_URL, gemini: env.GEMINI_BASE_URL, replicate: env.REPLICATE_BASE_URL }[env.STAGING_ENGINE];
+      if (env.NODE_ENV === 'production' && !baseUrl.startsWith('https://')) {
+        ctx.addIssue({ code: 'custom', path: [`${env.STAGING_ENGINE.toUpperCase()}_BASE_URL`], message: 'must be an https:// URL in production (the key travels with every request)' });
+      }
     }
     if (env.NODE_ENV === 'production' && TEST_ONLY_ENGINES.has(env.STAGING_ENGINE)) {
       ctx.addIssue({ code: 'custom', path: ['STAGING_ENGINE'], message: `${env.STAGING_ENGINE} is a test engine and never runs in production` });

@@ -16,6 +16,9 @@ import { PayPalClient } from './integrations/paypal.ts';
 import { PaymentsService } from './services/payments.service.ts';
 import type { StagingEngine } from './staging/engine.ts';
 import { createLocalEngine } from './staging/local/index.ts';
+import { GeminiEngine } from './staging/remote/gemini.ts';
+import { OpenAiEngine } from './staging/remote/openai.ts';
+import { ReplicateEngine } from './staging/remote/replicate.ts';
 import { LocalObjectStorage } from './storage/local.storage.ts';
 import type { ObjectStorage } from './storage/object-storage.ts';
 import { S3ObjectStorage } from './storage/s3.storage.ts';
@@ -141,7 +144,27 @@ function createStorage(config: Config): ObjectStorage {
 }
 
 function createEngine(config: Config, testEngines: ReadonlyMap<string, StagingEngine>): StagingEngine {
-  if (config.STAGING_ENGINE === 'local') return createLocalEngine();
+  // config.ts has already refused a remote engine without its key. One HTTP exchange may take the
+  // whole engine budget; the worker's ENGINE_TIMEOUT_MS still bounds the run with its retries.
+  const timeoutMs = config.ENGINE_TIMEOUT_MS;
+  switch (config.STAGING_ENGINE) {
+    case 'local':
+      return createLocalEngine();
+    case 'openai':
+      return new OpenAiEngine({
+        apiKey: config.OPENAI_API_KEY as string,
+        baseUrl: config.OPENAI_BASE_URL,
+        model: config.OPENAI_MODEL,
+        quality: config.OPENAI_QUALITY,
+        timeoutMs,
+      });
+    case 'gemini':
+      return new GeminiEngine({ apiKey: config.GEMINI_API_KEY as string, baseUrl: config.GEMINI_BASE_URL, model: config.GEMINI_MODEL, timeoutMs });
+    case 'replicate':
+      return new ReplicateEngine({ apiKey: config.REPLICATE_API_TOKEN as string, baseUrl: config.REPLICATE_BASE_URL, model: config.REPLICATE_MODEL, timeoutMs });
+    default:
+      break;
+  }
   const engine = testEngines.get(config.STAGING_ENGINE);
   if (!engine || config.production) throw new Error(`The staging engine ${config.STAGING_ENGINE} never runs in production`);
   return engine;
@@ -165,7 +188,13 @@ export function describeParts(container: Container): Array<[role: string, part: 
 }
 
 function engineDescription({ engine, config }: Container): string {
-  const what = engine.name === 'local' ? 'local (embedded, no network)' : engine.name;
+  const remote = { openai: config.OPENAI_BASE_URL, gemini: config.GEMINI_BASE_URL, replicate: config.REPLICATE_BASE_URL }[engine.name];
+  const what =
+    engine.name === 'local'
+      ? 'local (embedded, no network)'
+      : engine.model
+        ? `${engine.name} ${engine.model}${remote ? ` at ${new URL(remote).host}` : ''}`
+        : engine.name;
   const where = config.RUN_WORKER ? `worker in this process x${config.WORKER_CONCURRENCY}` : 'no worker here (run npm run worker)';
   return `${what}; ${where}`;
 }

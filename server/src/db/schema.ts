@@ -139,6 +139,9 @@ export const jobs = pgTable(
     /** The engine that produced the result, and how long its successful run took. */
     engine: text(),
     engineMs: integer(),
+    /** The provider's model (remote engines), and its published price for the run in micro-dollars. */
+    engineModel: text(),
+    engineCostMicros: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     processingStartedAt: timestamp({ withTimezone: true }),
     processingCompletedAt: timestamp({ withTimezone: true }),

@@ -86,7 +86,15 @@ export class JobQueue {
    */
   async complete(
     job: ClaimedJob,
-    result: { imageId: string; storageKey: string; image: NormalisedImage; engine: string; engineMs: number },
+    result: {
+      imageId: string;
+      storageKey: string;
+      image: NormalisedImage;
+      engine: string;
+      engineMs: number;
+      engineModel?: string | undefined;
+      engineCostMicros?: number | undefined;
+    },
   ): Promise<boolean> {
     try {
       await this.db.transaction(async (tx) => {
@@ -102,6 +110,8 @@ export class JobQueue {
             errorMessage: null,
             engine: result.engine,
             engineMs: result.engineMs,
+            engineModel: result.engineModel ?? null,
+            engineCostMicros: result.engineCostMicros ?? null,
             leaseToken: null,
             leaseExpiresAt: null,
             processingCompletedAt: sql`now()`,
@@ -118,7 +128,7 @@ export class JobQueue {
   }
 
   /** Fails the job for good with a message for the user and refunds its credit, in one transaction. */
-  async fail(job: ClaimedJob, errorMessage: string, engine?: string): Promise<boolean> {
+  async fail(job: ClaimedJob, errorMessage: string, engine?: string, engineModel?: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(jobs)
@@ -126,6 +136,7 @@ export class JobQueue {
           status: 'failed',
           errorMessage,
           engine: engine ?? null,
+          engineModel: engineModel ?? null,
           leaseToken: null,
           leaseExpiresAt: null,
           processingCompletedAt: sql`now()`,

@@ -276,6 +276,8 @@ export class JobsService {
           stagedImageId: null,
           engine: null,
           engineMs: null,
+          engineModel: null,
+          engineCostMicros: null,
           requestedEngine: options.requestedEngine ?? null,
           processingStartedAt: null,
           processingCompletedAt: null,

@@ -11,11 +11,17 @@ export interface StageInput {
 export interface StageOutput {
   image: Buffer;
   contentType: string;
+  /** The provider's model that produced it (remote engines); recorded on the job. */
+  model?: string;
+  /** The provider's published price for this run in millionths of a US dollar, where known. */
+  costMicros?: number;
 }
 
 /** A staging engine (ARCHITECTURE.md, "Staging engines"): local, or a remote provider. */
 export interface StagingEngine {
   readonly name: string;
+  /** The provider's model (remote engines), shown at start. */
+  readonly model?: string;
   stage(input: StageInput): Promise<StageOutput>;
 }
 

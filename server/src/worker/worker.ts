@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { InvalidImageError, type StagingEngine } from '../staging/engine.ts';
+import { InvalidImageError, type StageOutput, type StagingEngine } from '../staging/engine.ts';
 import type { Container } from '../container.ts';
 import { makeThumbnail, normaliseEngineOutput } from '../services/image-files.ts';
 import type { ImagesService } from '../services/images.service.ts';
@@ -54,6 +54,17 @@ export function classifyEngineError(err: unknown, timedOut: boolean): Outcome {
   const cause = e.cause as { code?: unknown } | undefined;
   if (cause && typeof cause.code === 'string' && TRANSIENT_CODES.has(cause.code)) return 'transient';
   return 'permanent';
+}
+
+/**
+ * The job's errorMessage: the engine's own user-safe message for a final failure when it has one
+ * (a remote provider's refusal, rate limit...), else the generic message for the outcome.
+ */
+function failureMessage(err: unknown, outcome: Outcome): string {
+  if (outcome === 'invalidImage') return FAILURE_MESSAGES.invalidImage;
+  if (outcome === 'timeout') return FAILURE_MESSAGES.timeout;
+  const userMessage = (err as { userMessage?: unknown } | null)?.userMessage;
+  return typeof userMessage === 'string' && userMessage ? userMessage : FAILURE_MESSAGES.generic;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -212,7 +223,7 @@ export class Worker {
             signal,
           );
           const engineMs = Math.round(performance.now() - started);
-          await this.finish(job, run, engine, output.image, engineMs);
+          await this.finish(job, run, engine, output, engineMs);
           return;
         } catch (err) {
           if (run.abort.signal.aborted) {
@@ -236,9 +247,7 @@ export class Worker {
             continue;
           }
           logger?.warn({ err, jobId: job.id, outcome }, 'worker: job failed');
-          const message =
-            outcome === 'invalidImage' ? FAILURE_MESSAGES.invalidImage : outcome === 'timeout' ? FAILURE_MESSAGES.timeout : FAILURE_MESSAGES.generic;
-          await queue.fail(job, message, engine.name);
+          await queue.fail(job, failureMessage(err, outcome), engine.name, engine.model);
           return;
         }
       }
@@ -249,11 +258,11 @@ export class Worker {
   }
 
   /** Stores the result and its thumbnail, then completes on the lease; a lost lease removes the files again. */
-  private async finish(job: ClaimedJob, run: Running, engine: StagingEngine, output: Buffer, engineMs: number): Promise<void> {
+  private async finish(job: ClaimedJob, run: Running, engine: StagingEngine, output: StageOutput, engineMs: number): Promise<void> {
     const { queue, images, logger } = this.parts;
     let image;
     try {
-      image = await normaliseEngineOutput(output);
+      image = await normaliseEngineOutput(output.image);
     } catch (err) {
       logger?.error({ err, jobId: job.id, engine: engine.name }, 'worker: the engine answered an unreadable image');
       await queue.fail(job, FAILURE_MESSAGES.generic, engine.name);
@@ -263,14 +272,22 @@ export class Worker {
     const { id, storageKey } = await images.storeFiles(image, thumbnail);
     let completed = false;
     try {
-      completed = run.abort.signal.aborted && !run.stopping ? false : await queue.complete(job, { imageId: id, storageKey, image, engine: engine.name, engineMs });
+      completed = run.abort.signal.aborted && !run.stopping ? false : await queue.complete(job, {
+              imageId: id,
+              storageKey,
+              image,
+              engine: engine.name,
+              engineMs,
+              engineModel: output.model ?? engine.model,
+              engineCostMicros: output.costMicros,
+            });
     } finally {
       if (!completed) {
         await images.deleteFiles(id);
         logger?.warn({ jobId: job.id }, 'worker: the job was not completed (lease lost, job deleted, or database error); result discarded');
       }
     }
-    if (completed) logger?.info({ jobId: job.id, engine: engine.name, engineMs }, 'worker: job completed');
+    if (completed) logger?.info({ jobId: job.id, engine: engine.name, model: output.model, engineMs, costMicros: output.costMicros }, 'worker: job completed');
   }
 }
 

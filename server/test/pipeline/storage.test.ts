@@ -138,7 +138,7 @@ describe('storage configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'i', GOOGLE_CLIENT_SECRET: 's', STAGING_ENGINE: 'fail' })).toThrow(
       /STAGING_ENGINE: fail is a test engine/,
     );
-    expect(() => loadConfig({ STAGING_ENGINE: 'openai' })).toThrow(/STAGING_ENGINE/);
+    expect(() => loadConfig({ STAGING_ENGINE: 'midjourney' })).toThrow(/STAGING_ENGINE/);
     expect(loadConfig({}).RUN_WORKER).toBe(true);
     expect(loadConfig({ RUN_WORKER: 'false', DATABASE_URL: 'postgres://db/x' }).RUN_WORKER).toBe(false);
     expect(() => loadConfig({ RUN_WORKER: 'false' })).toThrow(/RUN_WORKER=false needs DATABASE_URL/);
