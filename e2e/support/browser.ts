@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { chromiumArgs, chromiumPath } from './chromium.ts';
 
 export const baseUrl = (): string => inject('baseUrl');
@@ -48,3 +48,29 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
 
 /** The visible toast with this text (Radix also renders an off-screen copy for screen readers). */
 export const toastWith = (page: Page, text: string) => page.locator('li.toast').filter({ hasText: text });
+
+/** What a browser-test file works with: one Chromium per file, a fresh context and page per test. */
+export interface BrowserSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+/** Registers the hooks every browser-test file needs and returns the session they fill in. */
+export function useBrowserSession(): BrowserSession {
+  const session = {} as BrowserSession;
+  beforeAll(async () => {
+    session.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+  });
+  beforeEach(async () => {
+    await session.context?.close();
+    session.context = await newContext(session.browser);
+    session.page = await session.context.newPage();
+    session.errors = watchPageErrors(session.page);
+  });
+  return session;
+}

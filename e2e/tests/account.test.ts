@@ -1,25 +1,15 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { axeViolations, hasBrowser, launchBrowser, newContext, screenshot, toastWith, watchPageErrors } from '../support/browser.ts';
+import type { Browser, Page } from 'playwright-core';
+import { describe, beforeEach, expect, it } from 'vitest';
+import { axeViolations, hasBrowser, newContext, screenshot, toastWith, useBrowserSession } from '../support/browser.ts';
 import { signIn, uniqueEmail } from '../support/sign-in.ts';
 
 describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout', () => {
+  const session = useBrowserSession();
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    await context?.close();
-    context = await newContext(browser);
-    page = await context.newPage();
-    errors = watchPageErrors(page);
+  beforeEach(() => {
+    ({ browser, page, errors } = session);
   });
 
   it('a signed-out visit to /gallery asks to sign in and returns to /gallery afterwards', async () => {

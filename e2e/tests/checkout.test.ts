@@ -1,25 +1,14 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { axeViolations, hasBrowser, launchBrowser, newContext, screenshot, toastWith, watchPageErrors } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, beforeEach, expect, it } from 'vitest';
+import { axeViolations, hasBrowser, screenshot, toastWith, useBrowserSession } from '../support/browser.ts';
 import { signIn, uniqueEmail } from '../support/sign-in.ts';
 
 describe.skipIf(!hasBrowser())('buying credits', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  const session = useBrowserSession();
   let page: Page;
   let errors: string[];
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    await context?.close();
-    context = await newContext(browser);
-    page = await context.newPage();
-    errors = watchPageErrors(page);
+  beforeEach(() => {
+    ({ page, errors } = session);
   });
 
   it('a signed-out visitor picks Professional, signs in, pays through the simulator and gets 50 credits once', async () => {

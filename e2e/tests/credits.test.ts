@@ -1,27 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { axeViolations, hasBrowser, launchBrowser, newContext, screenshot, watchPageErrors } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, beforeEach, expect, it } from 'vitest';
+import { axeViolations, hasBrowser, screenshot, useBrowserSession } from '../support/browser.ts';
 import { signIn } from '../support/sign-in.ts';
 
 describe.skipIf(!hasBrowser())('credits and billing', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  const session = useBrowserSession();
   let page: Page;
   let errors: string[];
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    await context?.close();
-    context = await newContext(browser);
-    page = await context.newPage();
-    errors = watchPageErrors(page);
+  beforeEach(() => {
+    ({ page, errors } = session);
   });
 
   it('a signed-out visitor is sent to sign in and comes back to /credits', async () => {

@@ -1,24 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { axeViolations, hasBrowser, launchBrowser, newContext, screenshot, watchPageErrors } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, beforeEach, expect, it } from 'vitest';
+import { axeViolations, hasBrowser, screenshot, useBrowserSession } from '../support/browser.ts';
 
 describe.skipIf(!hasBrowser())('public pages', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  const session = useBrowserSession();
   let page: Page;
   let errors: string[];
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    await context?.close();
-    context = await newContext(browser);
-    page = await context.newPage();
-    errors = watchPageErrors(page);
+  beforeEach(() => {
+    ({ page, errors } = session);
   });
 
   const pages: Array<{ path: string; title: RegExp; texts: string[] }> = [

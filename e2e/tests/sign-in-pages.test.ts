@@ -1,22 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hasBrowser, launchBrowser, newContext, screenshot } from '../support/browser.ts';
+import type { Browser, Page } from 'playwright-core';
+import { describe, afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { hasBrowser, launchBrowser, newContext, screenshot, useBrowserSession } from '../support/browser.ts';
 
 describe.skipIf(!hasBrowser())('login and signup', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  const session = useBrowserSession();
   let page: Page;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    await context?.close();
-    context = await newContext(browser);
-    page = await context.newPage();
+  beforeEach(() => {
+    ({ page } = session);
   });
 
   const cases: Array<[query: string, message: string]> = [

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { axeViolations, hasBrowser, launchBrowser, newContext, screenshot, toastWith, watchPageErrors } from '../support/browser.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, beforeEach, expect, it } from 'vitest';
+import { axeViolations, hasBrowser, screenshot, toastWith, useBrowserSession } from '../support/browser.ts';
 import { signIn } from '../support/sign-in.ts';
 
 const photo = fileURLToPath(new URL('../fixtures/empty-open-plan-living-dining.jpg', import.meta.url));
@@ -16,22 +16,12 @@ async function stage(page: Page, style: string): Promise<void> {
 }
 
 describe.skipIf(!hasBrowser())('staging a photo', () => {
-  let browser: Browser;
+  const session = useBrowserSession();
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    await context?.close();
-    context = await newContext(browser);
-    page = await context.newPage();
-    errors = watchPageErrors(page);
+  beforeEach(() => {
+    ({ context, page, errors } = session);
   });
 
   it('a new user stages a photo in two styles, manages them in the gallery and ends with 1 credit', { timeout: 240_000 }, async () => {

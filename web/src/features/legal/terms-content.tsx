@@ -1,48 +1,10 @@
-import type { ReactNode } from 'react';
+import { LegalDocument, List, MailLink, P, Term, type LegalSection } from './legal-text.tsx';
 
 export interface TermsContentProps {
   contactEmail: string;
 }
 
-interface TermsSection {
-  id: string;
-  title: string;
-  body: ReactNode;
-}
-
-const headingClass = 'text-xl font-semibold text-slate-900 mt-10 mb-3';
-const paragraphClass = 'text-slate-700 leading-7 mb-4';
-const listClass = 'list-disc pl-6 space-y-2 text-slate-700 leading-7 mb-4';
-const linkClass =
-  'font-medium text-accent-700 underline underline-offset-2 hover:text-accent-800';
-
-function P({ children }: { children: ReactNode }) {
-  return <p className={paragraphClass}>{children}</p>;
-}
-
-function List({ items }: { items: ReactNode[] }) {
-  return (
-    <ul className={listClass}>
-      {items.map((item, index) => (
-        <li key={index}>{item}</li>
-      ))}
-    </ul>
-  );
-}
-
-function Term({ children }: { children: ReactNode }) {
-  return <strong className="font-semibold text-slate-900">{children}</strong>;
-}
-
-function MailLink({ email }: { email: string }) {
-  return (
-    <a className={linkClass} href={`mailto:${email}`}>
-      {email}
-    </a>
-  );
-}
-
-function buildSections(contactEmail: string): TermsSection[] {
+function buildSections(contactEmail: string): LegalSection[] {
   return [
     {
       id: 'terms-accounts',
@@ -281,18 +243,5 @@ function buildSections(contactEmail: string): TermsSection[] {
 }
 
 export function TermsContent({ contactEmail }: TermsContentProps) {
-  const sections = buildSections(contactEmail);
-  return (
-    <div>
-      <p className="mb-8 text-sm text-slate-500">Last updated: August 8, 2025</p>
-      {sections.map((section, index) => (
-        <section key={section.id} aria-labelledby={section.id}>
-          <h2 id={section.id} className={headingClass}>
-            {`${index + 1}. ${section.title}`}
-          </h2>
-          {section.body}
-        </section>
-      ))}
-    </div>
-  );
+  return <LegalDocument sections={buildSections(contactEmail)} />;
 }
