@@ -1,14 +1,13 @@
 // `npm run bench`: prints figures (bundle sizes, Lighthouse scores, API throughput); asserts nothing.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../e2e/support/chromium.ts';
-import { freePort, load, repoRoot as root } from './bench-support.ts';
+import { startProduct } from '../e2e/support/product.ts';
+import { load, repoRoot as root } from './bench-support.ts';
 
 const dist = path.join(root, 'web/dist');
 
@@ -24,26 +23,6 @@ async function landingBytes(): Promise<{ js: number; css: number; files: string[
     else css += size;
   }
   return { js, css, files: refs };
-}
-
-async function startServer(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
-  const port = await freePort();
-  const url = `http://localhost:${port}`;
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'roomstager-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/api/server.ts'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child, dataDir };
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not start');
 }
 
 async function lighthouseScores(url: string): Promise<Record<string, number>> {
@@ -64,7 +43,7 @@ const bytes = await landingBytes();
 console.log(`landing page initial JavaScript: ${kb(bytes.js)} gzip (target <= 120 KB)`);
 console.log(`landing page initial CSS:        ${kb(bytes.css)} gzip`);
 
-const { url, child, dataDir } = await startServer();
+const { url, stop } = await startProduct();
 try {
   if (existsSync(chromiumPath)) {
     const scores = await lighthouseScores(`${url}/`);
@@ -77,7 +56,5 @@ try {
   const health = await load(`${url}/api/health`, { connections: 20, seconds: 10 });
   console.log(`GET /api/health: ${health.rps} requests/s, p99 ${health.p99} ms (20 connections, 10 s)`);
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  await rm(dataDir, { recursive: true, force: true });
+  await stop();
 }

@@ -4,14 +4,13 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isAppRoute } from '@roomstager/contracts';
+import { escapeHtml } from '../html.ts';
 
 /** The placeholder the web build writes wherever the contact e-mail goes (see web/index.html). */
 const CONTACT_EMAIL_TOKEN = '__CONTACT_EMAIL__';
 /** The placeholder of this response's style nonce (`<meta name="csp-nonce">`). */
 const CSP_NONCE_TOKEN = '__CSP_NONCE__';
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 async function collectHtml(dir: string, base = ''): Promise<Map<string, string>> {
   const pages = new Map<string, string>();

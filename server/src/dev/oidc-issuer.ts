@@ -3,6 +3,8 @@ import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, HTTPMethods } from 'fastify';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import type { CustomFetch } from 'openid-client';
+import { escapeHtml } from '../html.ts';
+import { sendDevPage } from './dev-page.ts';
 
 /**
  * The development stand-in for Google: a real, minimal OpenID Connect issuer (discovery, JWKS,
@@ -75,8 +77,6 @@ button:hover{background:#1e40af}
 .cancel{display:block;margin-top:1rem;text-align:center;color:#1d4ed8}
 `;
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
@@ -350,24 +350,7 @@ ${hidden}
   }
 
   private sendHtml(reply: FastifyReply, body: string) {
-    const html = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="robots" content="noindex">
-  <title>Development sign-in · RoomStager</title>
-  <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-  <link rel="stylesheet" href="${escapeHtml(`${this.basePath}/style.css`)}">
-</head>
-<body>
-<main>
-  ${body}
-</main>
-</body>
-</html>
-`;
-    return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+    return sendDevPage(reply, { title: 'Development sign-in', basePath: this.basePath, body });
   }
 
   private rememberCode(code: string, pending: PendingCode): void {

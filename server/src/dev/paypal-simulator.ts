@@ -1,6 +1,8 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { escapeHtml } from '../html.ts';
+import { sendDevPage } from './dev-page.ts';
 
 /**
  * The development stand-in for PayPal: mounted under /dev/paypal when the app runs outside
@@ -77,8 +79,6 @@ button:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 .error{color:#b91c1c;font-weight:600}
 `;
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** PayPal-looking ids: 17 upper-case letters and digits. */
@@ -613,23 +613,6 @@ export class PayPalSimulator {
   }
 
   private sendHtml(reply: FastifyReply, body: string) {
-    const html = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="robots" content="noindex">
-  <title>PayPal simulator · RoomStager</title>
-  <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-  <link rel="stylesheet" href="${escapeHtml(`${this.basePath}/style.css`)}">
-</head>
-<body>
-<main>
-  ${body}
-</main>
-</body>
-</html>
-`;
-    return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+    return sendDevPage(reply, { title: 'PayPal simulator', basePath: this.basePath, body });
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { StageInput, StageOutput, StagingEngine } from '../engine.ts';
 import { buildStagingPrompt } from '../prompt.ts';
 import { finishOutput, httpClient, trimBase, type RemoteEngineOptions } from './common.ts';
-import type { HttpClient } from './http.ts';
+import { sleep, type HttpClient } from './http.ts';
 import { prepareInput } from './image.ts';
 
 export const REPLICATE_DEFAULT_MODEL = 'black-forest-labs/flux-kontext-pro';
@@ -130,19 +130,4 @@ export class ReplicateEngine implements StagingEngine {
       (err: unknown) => this.options.logger?.warn({ provider: 'replicate', prediction: prediction.id, detail: this.http.scrub(String(err)) }, 'remote engine: cancel failed'),
     );
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
