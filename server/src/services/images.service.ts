@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { and, eq, or, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../db/client.ts';
+import type { Db, Executor, Tx } from '../db/client.ts';
 import { images, jobs } from '../db/schema.ts';
 import { imageKey, isUuid, thumbnailKey } from '../storage/keys.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
@@ -73,6 +73,21 @@ export class ImagesService {
     return row ?? null;
   }
 
+  /**
+   * findOwned, locking the row FOR SHARE until `tx` ends, for a job about to reference it: a
+   * concurrent deleteUnreferenced (FOR UPDATE) either went first (null here: the image is gone)
+   * or waits and then sees the new job, instead of this insert failing on the foreign key.
+   */
+  async findOwnedForShare(tx: Tx, userId: string, imageId: string): Promise<ImageRow | null> {
+    if (!isUuid(imageId)) return null;
+    const [row] = await tx
+      .select()
+      .from(images)
+      .where(and(eq(images.id, imageId), eq(images.userId, userId)))
+      .for('share');
+    return row ?? null;
+  }
+
   async findById(imageId: string, executor: Executor = this.db): Promise<ImageRow | null> {
     const [row] = await executor.select().from(images).where(eq(images.id, imageId));
     return row ?? null;
@@ -105,11 +120,17 @@ export class ImagesService {
 
   /**
    * Deletes the rows of those images no job references any more (inside the caller's
-   * transaction); answers the ids whose files the caller deletes after commit.
+   * transaction); answers the ids whose files the caller deletes after commit. Each image is
+   * locked FOR UPDATE first, so the check (a later statement, a fresh snapshot) sees every job
+   * committed on it, and a creation holding it FOR SHARE finishes first; in id order, so two
+   * deletes sharing an original cannot deadlock. Lock order everywhere: job, image, then the
+   * user's row (the credit), so callers refund only after this.
    */
-  async deleteUnreferenced(tx: Executor, imageIds: string[]): Promise<string[]> {
+  async deleteUnreferenced(tx: Tx, imageIds: string[]): Promise<string[]> {
     const deleted: string[] = [];
-    for (const id of new Set(imageIds)) {
+    for (const id of [...new Set(imageIds)].sort()) {
+      const [locked] = await tx.select({ id: images.id }).from(images).where(eq(images.id, id)).for('update');
+      if (!locked) continue;
       const [row] = await tx
         .delete(images)
         .where(

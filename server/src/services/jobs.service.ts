@@ -125,7 +125,7 @@ export class JobsService {
     const imageId = imageIdFromUrl(request.originalImageUrl, this.publicOrigin);
     if (!imageId) throw new NotFoundError('Image not found');
     const job = await this.db.transaction(async (tx) => {
-      const image = await this.images.findOwned(userId, imageId, tx);
+      const image = await this.images.findOwnedForShare(tx, userId, imageId);
       if (!image) throw new NotFoundError('Image not found');
       return this.queueNew(tx, userId, {
         originalImageId: image.id,
@@ -230,11 +230,13 @@ export class JobsService {
         .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
         .returning();
       if (!row) throw new NotFoundError('Job not found');
+      const candidates = [row.originalImageId, ...(row.stagedImageId ? [row.stagedImageId] : [])];
+      // Images before the refund: a creation on the original holds it and then waits for the user's row.
+      const unreferenced = await this.images.deleteUnreferenced(tx, candidates);
       if (row.status === 'pending' || row.status === 'processing') {
         await this.credits.record(tx, { userId, type: 'refund', amount: 1, description: REFUND_CANCELLED_DESCRIPTION, jobId: row.id });
       }
-      const candidates = [row.originalImageId, ...(row.stagedImageId ? [row.stagedImageId] : [])];
-      return this.images.deleteUnreferenced(tx, candidates);
+      return unreferenced;
     });
     await Promise.all(deletedImages.map((id) => this.images.deleteFiles(id)));
   }

@@ -23,10 +23,53 @@ interface BeforeAfterSliderProps {
   className?: string;
   /** 'contain' shows the whole photo (letterboxed) when its shape differs from the box. */
   fit?: 'cover' | 'contain';
+  /**
+   * Show a placeholder until both photos have loaded (default). Prerendered pages turn it off:
+   * their photos must paint before any JavaScript runs.
+   */
+  holdUntilLoaded?: boolean;
 }
 
 export const clampPercent = (value: number): number => Math.min(100, Math.max(0, value));
 const KEY_STEP = 5;
+
+export type PhotoStatus = 'loading' | 'loaded' | 'failed';
+type Settled = Exclude<PhotoStatus, 'loading'>;
+
+/**
+ * The status an image already has: one prerendered or cached may have loaded (or failed) before
+ * React attached onLoad and onError, and then no event comes.
+ */
+export function currentStatus(img: Pick<HTMLImageElement, 'complete' | 'naturalWidth'>): PhotoStatus {
+  if (!img.complete) return 'loading';
+  return img.naturalWidth > 0 ? 'loaded' : 'failed';
+}
+
+/** The status of `src` among the outcomes seen on one side (kept by src, so a late event of an earlier src cannot stand for a new one). */
+export const statusOf = (outcomes: ReadonlyMap<string, Settled>, src: string): PhotoStatus => outcomes.get(src) ?? 'loading';
+
+/**
+ * The comparison shows once both photos have loaded or failed: with one still loading, the
+ * other shows through its transparent layer and looks like both sides.
+ */
+export const comparisonReady = (before: PhotoStatus, after: PhotoStatus): boolean => before !== 'loading' && after !== 'loading';
+
+function usePhotoStatus(src: string): [PhotoStatus, (src: string, status: Settled) => void] {
+  const [outcomes, setOutcomes] = useState<ReadonlyMap<string, Settled>>(() => new Map());
+  const onSettled = useCallback(
+    (settledSrc: string, status: Settled) => setOutcomes((m) => (m.get(settledSrc) === status ? m : new Map(m).set(settledSrc, status))),
+    [],
+  );
+  return [statusOf(outcomes, src), onSettled];
+}
+
+/**
+ * Runs `then` once the image is decoded: with decoding="async" a loaded image can still paint a
+ * frame after it is shown. A refused decode (src changed, or the browser gave up) runs it too.
+ */
+function whenDecoded(img: HTMLImageElement, then: () => void): void {
+  img.decode().then(then, then);
+}
 
 function Photo({
   image,
@@ -36,7 +79,7 @@ function Photo({
   sizes,
   priority,
   fit,
-  onError,
+  onSettled,
 }: {
   image: SliderImage;
   side: 'Before' | 'After';
@@ -45,14 +88,17 @@ function Photo({
   sizes?: string;
   priority?: boolean;
   fit: 'cover' | 'contain';
-  onError: () => void;
+  onSettled: (src: string, status: Settled) => void;
 }) {
   const imgRef = useRef<HTMLImageElement>(null);
-  // A prerendered image can fail before hydration attaches onError: check once on mount.
+  const { src } = image;
+  // Checked on mount and on a new src, for images that finished before the handlers were attached.
   useEffect(() => {
     const img = imgRef.current;
-    if (img?.complete && img.naturalWidth === 0) onError();
-  }, [onError]);
+    const status = img ? currentStatus(img) : 'loading';
+    if (img && status === 'loaded') whenDecoded(img, () => onSettled(src, 'loaded'));
+    else if (status === 'failed') onSettled(src, 'failed');
+  }, [src, onSettled]);
   return (
     <picture>
       {image.sources?.map((s) => <source key={s.type} type={s.type} srcSet={s.srcSet} sizes={sizes} />)}
@@ -68,25 +114,28 @@ function Photo({
         fetchPriority={priority && side === 'After' ? 'high' : 'auto'}
         decoding="async"
         draggable={false}
-        onError={onError}
+        onLoad={(e) => whenDecoded(e.currentTarget, () => onSettled(src, 'loaded'))}
+        onError={() => onSettled(src, 'failed')}
         className={cn('absolute inset-0 size-full select-none', fit === 'contain' ? 'object-contain' : 'object-cover')}
       />
     </picture>
   );
 }
 
-function Unavailable({ text }: { text: string }) {
+function Unavailable({ text, alt }: { text: string; alt: string }) {
   return (
-    <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-stone-100 text-sm text-stone-600">
+    <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-stone-100 p-4 text-center text-sm text-stone-600">
       <ImageOff aria-hidden className="size-6" />
       <span>{text}</span>
+      <span className="text-xs text-stone-500">{alt}</span>
     </div>
   );
 }
 
 /**
  * Before/after comparison (spec section 4): starts at 50%, follows mouse and touch drags,
- * arrow keys move it, always clamped to 0-100%.
+ * arrow keys move it, always clamped to 0-100%. A placeholder of the photos' shape stands in
+ * until both have loaded or failed (comparisonReady); a failed one says so, with its alt text.
  */
 export function BeforeAfterSlider({
   before,
@@ -98,12 +147,12 @@ export function BeforeAfterSlider({
   label = 'Before and after comparison',
   className,
   fit = 'cover',
+  holdUntilLoaded = true,
 }: BeforeAfterSliderProps) {
   const [position, setPosition] = useState(50);
-  const [beforeFailed, setBeforeFailed] = useState(false);
-  const [afterFailed, setAfterFailed] = useState(false);
-  const onBeforeError = useCallback(() => setBeforeFailed(true), []);
-  const onAfterError = useCallback(() => setAfterFailed(true), []);
+  const [beforeStatus, onBeforeSettled] = usePhotoStatus(before.src);
+  const [afterStatus, onAfterSettled] = usePhotoStatus(after.src);
+  const ready = !holdUntilLoaded || comparisonReady(beforeStatus, afterStatus);
   const boxRef = useRef<HTMLDivElement>(null);
   const dragging = useRef(false);
 
@@ -155,42 +204,51 @@ export function BeforeAfterSlider({
       onPointerCancel={onPointerUp}
       data-testid="before-after-slider"
       data-position={Math.round(position)}
+      aria-busy={!ready}
     >
-      {afterFailed ? (
-        <Unavailable text="After image not available" />
-      ) : (
-        <Photo image={after} side="After" width={width} height={height} sizes={sizes} priority={priority} fit={fit} onError={onAfterError} />
-      )}
-      <div className="absolute inset-0" style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }}>
-        {beforeFailed ? (
-          <Unavailable text="Before image not available" />
+      {/* Rendered (so the photos load) but invisible, and out of the accessibility tree, until ready. */}
+      <div className={cn('absolute inset-0', !ready && 'invisible')}>
+        {afterStatus === 'failed' ? (
+          <Unavailable text="After image not available" alt={after.alt} />
         ) : (
-          <Photo image={before} side="Before" width={width} height={height} sizes={sizes} priority={priority} fit={fit} onError={onBeforeError} />
+          <Photo image={after} side="After" width={width} height={height} sizes={sizes} priority={priority} fit={fit} onSettled={onAfterSettled} />
         )}
+        <div className="absolute inset-0" style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }}>
+          {beforeStatus === 'failed' ? (
+            <Unavailable text="Before image not available" alt={before.alt} />
+          ) : (
+            <Photo image={before} side="Before" width={width} height={height} sizes={sizes} priority={priority} fit={fit} onSettled={onBeforeSettled} />
+          )}
+        </div>
+        <span className="pointer-events-none absolute top-3 left-3 rounded-md bg-stone-900/75 px-2 py-1 text-xs font-semibold text-white">
+          Before
+        </span>
+        <span className="pointer-events-none absolute top-3 right-3 rounded-md bg-stone-900/75 px-2 py-1 text-xs font-semibold text-white">
+          After
+        </span>
+        <div className="pointer-events-none absolute inset-y-0 w-0.5 -translate-x-1/2 bg-white shadow" style={{ left: `${position}%` }} />
+        <div
+          role="slider"
+          tabIndex={0}
+          aria-label={label}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(position)}
+          aria-valuetext={`${Math.round(position)}% before`}
+          onKeyDown={onKeyDown}
+          className="absolute top-1/2 flex size-11 -translate-x-1/2 -translate-y-1/2 cursor-ew-resize items-center justify-center rounded-full border-2 border-white bg-accent-700 text-white shadow-lg focus-visible:outline-3 focus-visible:outline-white"
+          style={{ left: `${position}%` }}
+        >
+          <svg aria-hidden viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
+            <path d="m9 18-6-6 6-6M15 6l6 6-6 6" />
+          </svg>
+        </div>
       </div>
-      <span className="pointer-events-none absolute top-3 left-3 rounded-md bg-stone-900/75 px-2 py-1 text-xs font-semibold text-white">
-        Before
-      </span>
-      <span className="pointer-events-none absolute top-3 right-3 rounded-md bg-stone-900/75 px-2 py-1 text-xs font-semibold text-white">
-        After
-      </span>
-      <div className="pointer-events-none absolute inset-y-0 w-0.5 -translate-x-1/2 bg-white shadow" style={{ left: `${position}%` }} />
-      <div
-        role="slider"
-        tabIndex={0}
-        aria-label={label}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={Math.round(position)}
-        aria-valuetext={`${Math.round(position)}% before`}
-        onKeyDown={onKeyDown}
-        className="absolute top-1/2 flex size-11 -translate-x-1/2 -translate-y-1/2 cursor-ew-resize items-center justify-center rounded-full border-2 border-white bg-accent-700 text-white shadow-lg focus-visible:outline-3 focus-visible:outline-white"
-        style={{ left: `${position}%` }}
-      >
-        <svg aria-hidden viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
-          <path d="m9 18-6-6 6-6M15 6l6 6-6 6" />
-        </svg>
-      </div>
+      {!ready && (
+        <div className="absolute inset-0 animate-pulse bg-stone-500/30">
+          <span className="sr-only">Loading the before and after photos</span>
+        </div>
+      )}
     </div>
   );
 }

@@ -52,6 +52,7 @@ function Hero() {
         <div className="relative">
           <BeforeAfterSlider
             priority
+            holdUntilLoaded={false}
             before={responsivePhoto('living-before', 'Empty living room with tiled floor and a balcony door')}
             after={responsivePhoto('living-after', 'The same living room staged in the modern style')}
             width={PHOTOS['living-before'].width}
@@ -148,6 +149,7 @@ function Demo() {
           <div className="mx-auto w-full max-w-lg">
             <BeforeAfterSlider
               key={example.id}
+              holdUntilLoaded={false}
               before={responsivePhoto(example.before, `${example.title}, empty`)}
               after={responsivePhoto(example.after, `${example.title}, staged`)}
               width={PHOTOS[example.before].width}
