@@ -64,9 +64,11 @@ describe('vanishing point and horizon', () => {
     const truth: SyntheticRoom = { ...DEFAULT_SYNTHETIC, ...over };
     const room = analyseRoom(renderSyntheticRoom(truth));
     const cam = room.camera.p;
-    // Horizon within 1.5% of the height, yaw within 2 degrees.
-    expect(Math.abs(cam.horizon - truth.horizon * truth.height)).toBeLessThan(0.015 * truth.height);
+    // Horizon within 1.5% of the height, yaw within 2 degrees, level.
+    expect(Math.abs(room.camera.horizonAt(cam.cx) - truth.horizon * truth.height)).toBeLessThan(0.015 * truth.height);
     expect(Math.abs(cam.yaw - truth.yaw)).toBeLessThan((2 * Math.PI) / 180);
+    expect(cam.pitch).toBe(0);
+    expect(cam.roll).toBe(0);
     // Room box within 10% or 20 cm, whichever is larger (the focal length is the default one
     // here, as in the truth).
     expect(room.box.fallback).toBe(false);
@@ -82,6 +84,44 @@ describe('vanishing point and horizon', () => {
   });
 });
 
+const DEG = Math.PI / 180;
+
+describe('camera pitch and roll', () => {
+  it.each([
+    ['looking down 8 degrees', { horizon: 0.5, pitch: -8 * DEG }],
+    ['looking up 6 degrees, turned left', { horizon: 0.5, pitch: 6 * DEG, yaw: -0.1 }],
+    ['rolled 3 degrees, looking down 4', { horizon: 0.5, pitch: -4 * DEG, roll: 3 * DEG }],
+    ['rolled 3 degrees, level', { horizon: 0.5, roll: 3 * DEG }],
+    ['looking up 6, rolled -2, short focal', { horizon: 0.5, pitch: 6 * DEG, roll: -2 * DEG, yaw: -0.05, focal: 0.45 }],
+  ])('recovers a tilted camera and the room box (%s)', (_name, over) => {
+    const truth: SyntheticRoom = { ...DEFAULT_SYNTHETIC, ...over };
+    const room = analyseRoom(renderSyntheticRoom(truth));
+    const cam = room.camera;
+    const want = syntheticCamera(truth);
+    expect(Math.abs(cam.p.pitch - (truth.pitch ?? 0))).toBeLessThan(1.5 * DEG);
+    expect(Math.abs(cam.p.roll - (truth.roll ?? 0))).toBeLessThan(1 * DEG);
+    expect(Math.abs(cam.horizonAt(cam.p.cx) - want.horizonAt(want.p.cx))).toBeLessThan(0.015 * truth.height);
+    expect(Math.abs(cam.p.yaw - truth.yaw)).toBeLessThan(2 * DEG);
+    expect(Math.abs(cam.p.focal - want.p.focal) / want.p.focal).toBeLessThan(0.1);
+    expect(room.box.fallback).toBe(false);
+    const near = (got: number, want: number) => expect(Math.abs(got - want)).toBeLessThan(Math.max(0.2, 0.1 * Math.abs(want)));
+    near(room.box.left, truth.left);
+    near(room.box.right, truth.right);
+    near(room.box.back, truth.back);
+  });
+
+  it('measures the focal from the vertical and depth vanishing points when no lateral one is usable', () => {
+    // Nearly frontal, so the back wall's lines meet far off the image: the default focal (0.62 of
+    // the long side) would be 38% off.
+    const truth: SyntheticRoom = { ...DEFAULT_SYNTHETIC, horizon: 0.5, pitch: -8 * DEG, roll: 1 * DEG, yaw: 0.05, focal: 0.45 };
+    const room = analyseRoom(renderSyntheticRoom(truth));
+    const want = syntheticCamera(truth);
+    expect(Math.abs(room.camera.p.focal - want.p.focal) / want.p.focal).toBeLessThan(0.1);
+    expect(Math.abs(room.camera.p.pitch - truth.pitch!)).toBeLessThan(1.5 * DEG);
+    expect(Math.abs(room.box.back - truth.back)).toBeLessThan(0.1 * truth.back);
+  });
+});
+
 describe('room analysis on real photos', () => {
   // Hand-checked against the photos (debug overlays): regressions in the fit show up here.
   it.each([
@@ -92,7 +132,8 @@ describe('room analysis on real photos', () => {
     const photo = await decodeImage(bytes);
     const size = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
     const room = analyseRoom(await resizeRgb(photo, size.width, size.height));
-    expect(Math.abs(room.camera.p.horizon / room.camera.p.height - truth.horizon)).toBeLessThan(0.03);
+    const cam = room.camera;
+    expect(Math.abs(cam.horizonAt(cam.p.cx) / cam.p.height - truth.horizon)).toBeLessThan(0.03);
     expect(Math.abs(room.box.left - truth.left)).toBeLessThan(0.4);
     expect(Math.abs(room.box.right - truth.right)).toBeLessThan(0.4);
     expect(Math.abs(room.box.back - truth.back) / truth.back).toBeLessThan(0.2);
@@ -101,7 +142,7 @@ describe('room analysis on real photos', () => {
 });
 
 describe('camera', () => {
-  const cam = new Camera({ width: 1200, height: 800, focal: 700, cx: 600, horizon: 370, yaw: 0.2, eyeHeight: 1.5 });
+  const cam = new Camera({ width: 1200, height: 800, focal: 700, cx: 600, cy: 370, yaw: 0.2, pitch: 0, roll: 0, eyeHeight: 1.5 });
 
   it('projects floor points and back-projects them to the same place', () => {
     for (const p of [
@@ -130,10 +171,70 @@ describe('camera', () => {
 
   it('puts the depth vanishing point where the yaw says', () => {
     const far = cam.project([0, 0, 1e7]);
-    expect(far.u).toBeCloseTo(cam.depthVanishingU(), 2);
+    expect(far.u).toBeCloseTo(cam.vanishingPoint([0, 0, 1])!.u, 2);
+    expect(far.u).toBeCloseTo(600 - 700 * Math.tan(0.2), 2);
     expect(far.v).toBeCloseTo(370, 2);
     const scaled = cam.scaled(600, 400);
     expect(scaled.project([0.3, 0.4, 3]).u).toBeCloseTo(cam.project([0.3, 0.4, 3]).u / 2, 6);
+  });
+});
+
+describe('tilted camera', () => {
+  const cam = new Camera({ width: 1200, height: 800, focal: 700, cx: 600, cy: 400, yaw: 0.2, pitch: -0.14, roll: 0.05, eyeHeight: 1.5 });
+
+  it('round-trips floor, side wall and back wall points', () => {
+    for (const p of [
+      [0.5, 0, 3],
+      [-1.7, 0, 5.5],
+      [2.2, 0, 2.4],
+    ] as Array<[number, number, number]>) {
+      const q = cam.project(p);
+      const back = cam.floorPoint(q.u, q.v);
+      expect(back).not.toBeNull();
+      expect(back![0]).toBeCloseTo(p[0], 6);
+      expect(back![2]).toBeCloseTo(p[2], 6);
+    }
+    const q = cam.project([-2, 1.2, 4]);
+    const w = cam.planeXPoint(q.u, q.v, -2);
+    expect(w![1]).toBeCloseTo(1.2, 6);
+    expect(w![2]).toBeCloseTo(4, 6);
+    const r = cam.project([0.7, 2.1, 5]);
+    const b = cam.planeZPoint(r.u, r.v, 5);
+    expect(b![0]).toBeCloseTo(0.7, 6);
+    expect(b![1]).toBeCloseTo(2.1, 6);
+    // Nothing on the floor above the horizon.
+    expect(cam.floorPoint(300, cam.horizonAt(300) - 1)).toBeNull();
+  });
+
+  it('projects world verticals onto lines through the vertical vanishing point', () => {
+    const vp = cam.vanishingPoint([0, 1, 0])!;
+    // Looking down: verticals meet below the image, a little to the side of the roll.
+    expect(vp.v).toBeGreaterThan(800);
+    for (const [x, z] of [
+      [-2, 3],
+      [1.5, 6],
+      [3, 4],
+    ]) {
+      const a = cam.project([x!, 0, z!]);
+      const b = cam.project([x!, 2.5, z!]);
+      const cross = (b.u - a.u) * (vp.v - a.v) - (b.v - a.v) * (vp.u - a.u);
+      expect(Math.abs(cross) / Math.hypot(b.u - a.u, b.v - a.v) / Math.hypot(vp.u - a.u, vp.v - a.v)).toBeLessThan(1e-9);
+    }
+  });
+
+  it('puts far horizontal points on the slanted horizon and keeps angles when scaled', () => {
+    for (const a of [-0.4, 0, 0.3, 0.6]) {
+      const q = cam.project([1e7 * Math.sin(a), 1.5, 1e7 * Math.cos(a)]);
+      expect(q.v).toBeCloseTo(cam.horizonAt(q.u), 3);
+    }
+    expect(cam.horizonAt(1200)).toBeGreaterThan(cam.horizonAt(0));
+    const half = cam.scaled(600, 400);
+    expect(half.project([0.3, 0.4, 3]).u).toBeCloseTo(cam.project([0.3, 0.4, 3]).u / 2, 6);
+    expect(half.project([0.3, 0.4, 3]).v).toBeCloseTo(cam.project([0.3, 0.4, 3]).v / 2, 6);
+    const d = cam.rayDir(250, 610);
+    const p = cam.project([d[0] * 4, 1.5 + d[1] * 4, d[2] * 4]);
+    expect(p.u).toBeCloseTo(250, 6);
+    expect(p.v).toBeCloseTo(610, 6);
   });
 });
 
@@ -189,6 +290,6 @@ describe('layout', () => {
   it('is the same for the same photo at another resolution', () => {
     const a = analyseRoom(renderSyntheticRoom(DEFAULT_SYNTHETIC));
     const cam = syntheticCamera(DEFAULT_SYNTHETIC);
-    expect(a.camera.p.horizon / a.camera.p.height).toBeCloseTo(cam.p.horizon / cam.p.height, 1);
+    expect(a.camera.horizonAt(a.camera.p.cx) / a.camera.p.height).toBeCloseTo(cam.horizonAt(cam.p.cx) / cam.p.height, 1);
   });
 });

@@ -1,8 +1,9 @@
 import { Camera } from './camera.ts';
+import { detectCounters, type Counter } from './counters.ts';
 import type { RgbImage } from './image.ts';
 import { blurPlane, detectSegments, gradient, type Plane, type Segment } from './lines.ts';
-import { fitRoomBox, floorReference, sampleColor, type ColorPlanes, type RoomBox } from './roombox.ts';
-import { estimateDepthVanishingPoint, estimateFocal } from './vanishing.ts';
+import { fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
+import { estimateDepthVanishingPoint, estimateFocal, estimateVerticalVanishingPoint, verticalSupport } from './vanishing.ts';
 import { clamp, type Vec3 } from './vec.ts';
 
 export type WallId = 'left' | 'right' | 'back';
@@ -41,6 +42,8 @@ export interface RoomModel {
   floorColor: Vec3;
   /** How mirror-like the floor is (0 matte .. 0.6), from the reflections of the openings in it. */
   floorGloss: number;
+  /** Kitchen counters along the walls (bar stools go in front of them). */
+  counters: Counter[];
 }
 
 export const ANALYSIS_LONG_SIDE = 640;
@@ -68,30 +71,85 @@ export function toPlanes(img: RgbImage, sigma: number): { gray: Plane; color: Co
   return { gray: { width: w, height: h, data: gray }, color: { width: w, height: h, r: blur(r), g: blur(g), b: blur(b) } };
 }
 
-/** Camera from the depth vanishing point (horizon, yaw) and, when available, the lateral one (focal). */
+/** Beyond these a vertical vanishing point is more likely wrong than the photo that tilted. */
+const MAX_PITCH = (20 * Math.PI) / 180;
+const MAX_ROLL = (8 * Math.PI) / 180;
+/** A rolled or tilted camera must explain the verticals this much better than a simpler one. */
+const TILT_MARGIN = 1.1;
+/**
+ * V measures the focal only when |V - c| / |horizon - c| is at most this, i.e. the camera is
+ * tilted by 4 degrees or more: further out its distance is too uncertain.
+ */
+const MAX_FOCAL_LEVER = 1 / Math.tan((4 * Math.PI) / 180) ** 2;
+
+/**
+ * Camera from vanishing points. The depth one (D) gives the horizon's position and the yaw; the
+ * verticals' one (V) gives roll and pitch; the focal comes from the lateral vanishing point or
+ * from V and D. Three cameras are built around D: level (pitch and roll zero, principal point on
+ * the horizon row, as in shift-corrected listing photos), level but rolled, and tilted
+ * (principal point at the image centre, horizon through D, slanted as V says). The verticals
+ * pick the one whose V they agree with best, the simpler one on near ties.
+ */
 export function estimateCamera(segments: Segment[], width: number, height: number): { camera: Camera; fromVp: boolean } {
   const long = Math.max(width, height);
   const cx = width / 2;
+  const defaultFocal = DEFAULT_FOCAL * long;
   const vp = estimateDepthVanishingPoint(segments, width, height);
-  const trusted = vp !== null && vp.support > 0.4 * long;
-  let focal = DEFAULT_FOCAL * long;
-  if (trusted) focal = estimateFocal(segments, vp, cx, width, height) ?? focal;
-  const horizon = trusted ? clamp(vp.y, 0.25 * height, 0.75 * height) : 0.47 * height;
-  const yaw = trusted ? clamp(Math.atan((cx - vp.x) / focal), -0.6, 0.6) : 0;
-  return {
-    camera: new Camera({ width, height, focal, cx, horizon, yaw, eyeHeight: EYE_HEIGHT }),
-    fromVp: trusted,
+  if (vp === null || vp.support <= 0.4 * long) {
+    const camera = new Camera({ width, height, focal: defaultFocal, cx, cy: 0.47 * height, yaw: 0, pitch: 0, roll: 0, eyeHeight: EYE_HEIGHT });
+    return { camera, fromVp: false };
+  }
+  // The yaw turns D's ray onto the room's depth axis.
+  const build = (focal: number, cy: number, pitch: number, roll: number): Camera => {
+    const p = { width, height, focal, cx, cy, yaw: 0, pitch, roll, eyeHeight: EYE_HEIGHT };
+    const d = new Camera(p).rayDir(vp.x, vp.y);
+    return new Camera({ ...p, yaw: clamp(Math.atan2(-d[0], d[2]), -0.6, 0.6) });
   };
-}
-
-function wallPoint(box: RoomBox, wall: WallId, along: number, y: number): Vec3 {
-  if (wall === 'left') return [box.left, y, along];
-  if (wall === 'right') return [box.right, y, along];
-  return [along, y, box.back];
-}
-
-function wallRange(box: RoomBox, wall: WallId): [number, number] {
-  return wall === 'back' ? [box.left, box.right] : [0, box.back];
+  const levelFocal = estimateFocal(segments, vp, { x: cx, y: vp.y }, [1, 0], width, height) ?? defaultFocal;
+  const level = build(levelFocal, clamp(vp.y, 0.25 * height, 0.75 * height), 0, 0);
+  const vertical = estimateVerticalVanishingPoint(segments, width, height, vp);
+  if (!vertical || vertical.count < 3 || vertical.support < 0.3 * height) return { camera: level, fromVp: true };
+  // Roll from the image direction of world up at the centre (K^-1 V, signed to point up).
+  const c = { x: cx, y: height / 2 };
+  const vx = vertical.x - c.x * vertical.w;
+  const vy = vertical.y - c.y * vertical.w;
+  const up = vy < 0 ? 1 : -1;
+  const roll = Math.atan2(up * vx, -up * vy);
+  if (Math.abs(roll) > MAX_ROLL) return { camera: level, fromVp: true };
+  const hd: [number, number] = [Math.cos(roll), Math.sin(roll)];
+  const support = (cam: Camera) => {
+    // World up's vanishing point, homogeneous: K R (0, 1, 0).
+    const r = cam.rot;
+    const { focal, cx: px, cy: py } = cam.p;
+    return verticalSupport(segments, { x: focal * r[1]! + px * r[7]!, y: py * r[7]! - focal * r[4]!, w: r[7]! });
+  };
+  let best = { camera: level, score: support(level) };
+  const consider = (camera: Camera) => {
+    const score = support(camera);
+    if (score > TILT_MARGIN * best.score && score >= 0.3 * height) best = { camera, score };
+  };
+  const cyRolled = clamp(vp.y - (vp.x - cx) * Math.tan(roll), 0.25 * height, 0.75 * height);
+  consider(build(estimateFocal(segments, vp, { x: cx, y: cyRolled }, hd, width, height) ?? defaultFocal, cyRolled, 0, roll));
+  // Tilted: the horizon passes through D across V's direction, `off` below the image centre.
+  // A vanishing point pair (D and L, or D and V) measures the focal best when both lie about f
+  // from the centre, badly when one is near it and the other far away.
+  const off = (vp.y - c.y) * hd[0] - (vp.x - c.x) * hd[1];
+  const dz = (vp.x - c.x) * hd[0] + (vp.y - c.y) * hd[1];
+  let focal = defaultFocal;
+  let lever = Infinity;
+  const lateral = estimateFocal(segments, vp, c, hd, width, height);
+  if (lateral !== null) {
+    focal = lateral;
+    lever = (lateral * lateral + off * off) / (dz * dz);
+  }
+  if (vertical.w !== 0) {
+    const f2 = -((vx / vertical.w) * (vp.x - c.x) + (vy / vertical.w) * (vp.y - c.y));
+    const vLever = Math.hypot(vx, vy) / Math.abs(vertical.w) / Math.max(1, Math.abs(off));
+    if (f2 > (0.3 * long) ** 2 && f2 < (1.2 * long) ** 2 && vLever <= MAX_FOCAL_LEVER && vLever < lever) focal = Math.sqrt(f2);
+  }
+  const pitch = Math.atan(off / focal);
+  if (Math.abs(pitch) <= MAX_PITCH) consider(build(focal, c.y, pitch, roll));
+  return { camera: best.camera, fromVp: true };
 }
 
 const BIN = 0.1;
@@ -295,5 +353,6 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const { walls, openings } = analyseWalls(camera, box, color, segments);
   const floorColor = floorReference(color);
   const floorGloss = estimateGloss(camera, box, openings, color);
-  return { camera, box, walls, openings, segments, defaultCamera: !fromVp, floorColor, floorGloss };
+  const counters = detectCounters(camera, box, color, walls, openings, floorColor);
+  return { camera, box, walls, openings, segments, defaultCamera: !fromVp, floorColor, floorGloss, counters };
 }

@@ -34,8 +34,8 @@ export function estimateNoise(img: RgbImage): number {
 
 /**
  * Photo blur at the render resolution, as a Gaussian sigma in render pixels: the 20-80% rise
- * width of the photo's straight edges (the analysis segments), measured across each edge on the
- * full-size photo. Soft, upscaled or slightly defocused photos get soft furniture edges too.
+ * width of the photo's crisper straight edges (the analysis segments), measured across each
+ * edge on the full-size photo. Soft, upscaled or slightly defocused photos get soft furniture edges too.
  */
 export function estimateEdgeBlur(photo: RgbImage, segments: Segment[], analysisWidth: number, renderWidth: number): number {
   const { width: W, height: H, data } = photo;
@@ -78,7 +78,9 @@ export function estimateEdgeBlur(photo: RgbImage, segments: Segment[], analysisW
   if (widths.length < 8) return 0;
   widths.sort((a, b) => a - b);
   // A Gaussian edge rises from 20% to 80% over 1.68 sigma; the render's own edge is ~0.5 px.
-  const sigma = (widths[widths.length >> 1] ?? 0) / 1.68;
+  // The lower quartile: long segments include soft shading edges (wall corners, shadows under
+  // skirting), and the photo's focus shows in its crisp ones (frames, openings).
+  const sigma = (widths[widths.length >> 2] ?? 0) / 1.68;
   // Slightly under-matched: a too-soft piece looks out of focus, a bit crisp reads as in front.
   return clamp(0.85 * Math.sqrt(Math.max(0, sigma * sigma - 0.25)), 0, 2.5);
 }

@@ -1,6 +1,7 @@
 import type { RoomModel, WallId } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import type { RgbImage } from './image.ts';
+import { wallPoint } from './roombox.ts';
 import type { Vec3 } from './vec.ts';
 
 export interface Footprint {
@@ -52,7 +53,7 @@ export function drawDebug(photo: RgbImage, room: RoomModel, footprints: Footprin
     drawLine(img, seg.x1 * s, seg.y1 * s, seg.x2 * s, seg.y2 * s, [90, 90, 255], 1);
   }
   // Yellow horizon when measured from vanishing lines, orange when the default was assumed.
-  drawLine(img, 0, cam.p.horizon, img.width, cam.p.horizon, room.defaultCamera ? [255, 120, 0] : [255, 230, 0], thick);
+  drawLine(img, 0, cam.horizonAt(0), img.width, cam.horizonAt(img.width), room.defaultCamera ? [255, 120, 0] : [255, 230, 0], thick);
   const { left, right, back, ceiling } = room.box;
   const floorColor: Rgb = room.box.fallback ? [255, 120, 0] : [0, 255, 0];
   drawWorld(img, cam, [left, 0, 0.3], [left, 0, back], floorColor, thick);
@@ -61,14 +62,18 @@ export function drawDebug(photo: RgbImage, room: RoomModel, footprints: Footprin
   drawWorld(img, cam, [left, ceiling, 0.3], [left, ceiling, back], [0, 200, 200], thick);
   drawWorld(img, cam, [right, ceiling, 0.3], [right, ceiling, back], [0, 200, 200], thick);
   drawWorld(img, cam, [left, ceiling, back], [right, ceiling, back], [0, 200, 200], thick);
-  const at = (wall: WallId, along: number, y: number): Vec3 =>
-    wall === 'left' ? [left, y, along] : wall === 'right' ? [right, y, along] : [along, y, back];
+  const at = (wall: WallId, along: number, y: number): Vec3 => wallPoint(room.box, wall, along, y);
   for (const o of room.openings) {
     const c: Rgb = o.kind === 'window' ? [0, 180, 255] : [255, 0, 200];
     drawWorld(img, cam, at(o.wall, o.from, o.bottom), at(o.wall, o.to, o.bottom), c, thick);
     drawWorld(img, cam, at(o.wall, o.from, o.top), at(o.wall, o.to, o.top), c, thick);
     drawWorld(img, cam, at(o.wall, o.from, o.bottom), at(o.wall, o.from, o.top), c, thick);
     drawWorld(img, cam, at(o.wall, o.to, o.bottom), at(o.wall, o.to, o.top), c, thick);
+  }
+  // Counters in orange: the worktop's front edge and the cabinets' foot.
+  for (const k of room.counters) {
+    for (const y of [0, k.height]) drawWorld(img, cam, wallPoint(room.box, k.wall, k.from, y, k.front), wallPoint(room.box, k.wall, k.to, y, k.front), [255, 150, 0], thick + 1);
+    for (const a of [k.from, k.to]) drawWorld(img, cam, wallPoint(room.box, k.wall, a, 0, k.front), wallPoint(room.box, k.wall, a, k.height, k.front), [255, 150, 0], thick);
   }
   for (const wall of room.walls) {
     for (const [a, b] of wall.blocked) drawWorld(img, cam, at(wall.id, a, 0.05), at(wall.id, b, 0.05), [255, 0, 0], thick + 1);

@@ -21,7 +21,9 @@ export type PieceKind =
   | 'sideboard'
   | 'desk'
   | 'officeChair'
-  | 'shelf';
+  | 'shelf'
+  | 'barStool'
+  | 'bowl';
 
 export interface Size {
   /** Width (local X), depth (local Z) and height in metres. */
@@ -50,7 +52,15 @@ const BASE_SIZES: Record<PieceKind, Size> = {
   desk: { w: 1.3, d: 0.65, h: 0.75 },
   officeChair: { w: 0.6, d: 0.6, h: 0.95 },
   shelf: { w: 0.9, d: 0.35, h: 1.8 },
+  // Counter stool: seat at 0.65 m for a 0.9 m worktop; the layout sets the height per counter.
+  barStool: { w: 0.42, d: 0.42, h: 0.65 },
+  bowl: { w: 0.3, d: 0.3, h: 0.12 },
 };
+
+/** Backrest height above a bar stool's seat, per shape (modern and minimalist stools have none). */
+export function barStoolBack(style: StyleDef): number {
+  return style.shape === 'rolled' ? 0.3 : style.shape === 'curved' ? 0.22 : 0;
+}
 
 export function pieceSize(kind: PieceKind, style: StyleDef): Size {
   const b = BASE_SIZES[kind];
@@ -461,6 +471,62 @@ const shelf: Builder = (c, { w, d, h }) => {
   }
 };
 
+/** Legs with a footrest, a seat, and a back for some styles (the size's height includes it). */
+const barStool: Builder = (c, { w, h: total }) => {
+  const { b, style, mat } = c;
+  const h = total - barStoolBack(style);
+  const r = w / 2;
+  const foot = 0.3;
+  switch (style.shape) {
+    case 'square': {
+      // Black steel frame, round leather-look seat.
+      for (const [sx, sz] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) b.rod([sx * r * 0.82, 0, sz * r * 0.82], [sx * r * 0.55, h - 0.04, sz * r * 0.55], 0.011, mat('metal'));
+      b.lathe(0, 0, [[r * 0.72, foot - 0.008], [r * 0.74, foot], [r * 0.72, foot + 0.008]], 24, mat('metal'), false);
+      b.lathe(0, 0, [[0, h - 0.05], [r * 0.9, h - 0.05], [r * 0.95, h - 0.02], [r * 0.9, h], [0, h + 0.005]], 28, mat('chairFabric'));
+      break;
+    }
+    case 'rolled': {
+      // Turned wooden legs, upholstered square seat, spindle back.
+      for (const [sx, sz] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) {
+        b.lathe(sx * (r - 0.04), sz * (r - 0.04), [[0.016, 0], [0.022, 0.05], [0.018, h * 0.45], [0.026, h * 0.6], [0.02, h - 0.05]], 10, mat('wood'));
+      }
+      for (const sz of [-1, 1]) b.rod([-(r - 0.04), foot, sz * (r - 0.04)], [r - 0.04, foot, sz * (r - 0.04)], 0.01, mat('wood'));
+      b.roundedBox([0, h - 0.03, 0], [r, 0.035, r], 0.02, mat('chairFabric'), 0.01);
+      const back = barStoolBack(style);
+      for (const sx of [-1, 1]) b.rod([sx * (r - 0.04), h - 0.02, -(r - 0.04)], [sx * (r - 0.045), h + back, -(r - 0.03)], 0.014, mat('wood'));
+      b.roundedBox([0, h + back - 0.04, -(r - 0.035)], [r - 0.02, 0.045, 0.018], 0.01, mat('wood'));
+      break;
+    }
+    case 'soft': {
+      // Light oak: four splayed round legs with rungs, round timber seat.
+      for (const [sx, sz] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) b.rod([sx * r * 0.8, 0, sz * r * 0.8], [sx * r * 0.5, h - 0.03, sz * r * 0.5], 0.016, mat('woodLight'));
+      for (const [a, e] of [[[-1, -1], [1, -1]], [[1, 1], [-1, 1]]] as const) b.rod([a[0] * r * 0.7, foot, a[1] * r * 0.7], [e[0] * r * 0.7, foot, e[1] * r * 0.7], 0.01, mat('woodLight'));
+      b.lathe(0, 0, [[0, h - 0.035], [r * 0.85, h - 0.035], [r * 0.88, h - 0.015], [r * 0.85, h], [0, h]], 28, mat('woodLight'));
+      break;
+    }
+    default: {
+      // Velvet tub seat on a gold pedestal.
+      b.lathe(0, 0, [[r * 0.8, 0], [r * 0.8, 0.015], [0.04, 0.04], [0.03, h - 0.1], [0.1, h - 0.07]], 28, mat('metal'));
+      b.lathe(0, 0, [[r * 0.62, foot - 0.01], [r * 0.64, foot], [r * 0.62, foot + 0.01]], 24, mat('metal'), false);
+      b.roundedBox([0, h - 0.03, 0.01], [r, 0.045, r - 0.01], 0.04, mat('upholstery'), 0.015);
+      const back = barStoolBack(style);
+      b.roundedBox([0, h + back / 2, -(r - 0.05)], [r - 0.01, back / 2 + 0.02, 0.05], 0.045, mat('upholstery'), 0.01);
+    }
+  }
+};
+
+/** A shallow bowl with a few fruit, standing on whatever lifts it (a worktop). */
+const bowl: Builder = (c, { w, h }) => {
+  const { b, mat } = c;
+  const r = w / 2;
+  b.lathe(0, 0, [[0.06, 0], [0.07, 0.01], [r * 0.8, h * 0.55], [r, h * 0.75]], 28, mat('ceramic'), false);
+  for (let i = 0; i < 5; i++) {
+    const a = i * 1.3;
+    const d = i === 0 ? 0 : r * 0.42;
+    b.ellipsoid([Math.cos(a) * d, h * 0.55 + (i === 0 ? 0.05 : 0), Math.sin(a) * d], [0.04, 0.038, 0.04], mat(i % 2 ? 'pillowA' : 'pillowB'), 6, 10);
+  }
+};
+
 export const BUILDERS: Record<PieceKind, Builder> = {
   rug,
   sofa,
@@ -481,4 +547,6 @@ export const BUILDERS: Record<PieceKind, Builder> = {
   desk,
   officeChair,
   shelf,
+  barStool,
+  bowl,
 };

@@ -3,10 +3,13 @@
  *
  * pipeline.ts  decode (auto-orient, any colour space) -> analyse at 640 px -> layout -> render at
  *              <= 1600 px -> composite onto the full-size photo -> JPEG
- * analyze.ts   line segments (lines.ts), vanishing point, horizon, yaw and focal (vanishing.ts),
- *              room box fit (roombox.ts), windows, doors and blocked wall stretches, floor gloss
- * layout.ts    per room type, pieces in metres against the best plain wall, with the rules
- *              (inside the floor, clear of openings and each other, in frame, foreground empty)
+ * analyze.ts   line segments (lines.ts), depth and vertical vanishing points, horizon, yaw, pitch,
+ *              roll and focal (vanishing.ts, camera.ts),
+ *              room box fit (roombox.ts), windows, doors and blocked wall stretches, floor gloss,
+ *              kitchen counters (counters.ts)
+ * layout.ts    per room type, pieces in metres against the best plain wall (bar stools along a
+ *              kitchen counter), with the rules (inside the floor, clear of openings, counters
+ *              and each other, in frame, foreground empty)
  * furniture.ts parametric meshes per piece and style (mesh.ts), styles.ts palettes and grades,
  *              materials.ts procedural textures
  * render.ts    lighting from the photo, shading, floor/wall shadows (shadows.ts, shadowmap.ts),

@@ -1,6 +1,8 @@
 import type { RoomType } from '@roomstager/contracts';
 import type { Opening, RoomModel, WallId } from './analyze.ts';
-import { pieceSize, type PieceKind, type Size } from './furniture.ts';
+import type { Counter } from './counters.ts';
+import { barStoolBack, pieceSize, type PieceKind, type Size } from './furniture.ts';
+import { wallPoint } from './roombox.ts';
 import type { StyleDef } from './styles.ts';
 import { clamp } from './vec.ts';
 
@@ -31,7 +33,9 @@ export function footprint(p: Placement): Pt[] {
   ].map(([lx, lz]) => [p.x + c * lx! + s * lz!, p.z - s * lx! + c * lz!]);
 }
 
-const onFloor = (k: PieceKind) => k !== 'rug' && k !== 'art' && k !== 'pendant';
+/** Small things standing on a worktop rather than on the floor. */
+export const onCounter = (p: Placement) => p.lift > 0.3 && (p.kind === 'bowl' || p.kind === 'plant');
+const onFloor = (p: Placement) => p.kind !== 'rug' && p.kind !== 'art' && p.kind !== 'pendant' && !onCounter(p);
 
 /** Separating-axis test for two convex polygons. */
 export function polygonsOverlap(a: Pt[], b: Pt[], gap = 0): boolean {
@@ -71,6 +75,16 @@ export function openingZone(room: RoomModel, o: Opening): Pt[] {
   if (o.wall === 'left') return [[left, a], [left + depth, a], [left + depth, b], [left, b]];
   if (o.wall === 'right') return [[right - depth, a], [right, a], [right, b], [right - depth, b]];
   return [[a, back - depth], [b, back - depth], [b, back], [a, back]];
+}
+
+/** The floor a counter's cabinets stand on, from the wall behind them to their front. */
+export function counterZone(room: RoomModel, c: Counter): Pt[] {
+  const back = Math.min(0, c.front - 0.6);
+  const at = (along: number, inset: number): Pt => {
+    const p = wallPoint(room.box, c.wall, along, 0, inset);
+    return [p[0], p[2]];
+  };
+  return [at(c.from, back), at(c.to, back), at(c.to, c.front), at(c.from, c.front)];
 }
 
 /** Pixel box of a placement's 3D bounds at the analysis camera. */
@@ -137,7 +151,9 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   const W = room.camera.p.width;
   const H = room.camera.p.height;
   const wallPiece = p.kind === 'art';
-  if (!wallPiece) {
+  // Worktop pieces stand on the cabinets, which may reach past the box's wall plane.
+  const raised = wallPiece || onCounter(p);
+  if (!raised) {
     for (const [x, z] of fp) {
       if (x < left + 0.02 || x > right - 0.02 || z > back - 0.02) return 'outside floor';
       if (z < 0.6) return 'behind camera';
@@ -148,13 +164,13 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   const sideMargin = p.kind === 'rug' ? -0.05 * W : 0.02 * W;
   if (box.u0 < sideMargin || box.u1 > W - sideMargin || box.v0 < 0.01 * H) return 'out of frame';
   if (box.v1 > (p.kind === 'rug' ? 1 : 0.985) * H) return 'out of frame';
-  if (p.kind !== 'rug' && !wallPiece) {
+  if (p.kind !== 'rug' && !raised) {
     // The camera's foreground stays empty; big pieces keep further back.
     const depth = room.camera.toCamera([p.x, 0, p.z])[2];
     if (depth < (p.size.w > 1.5 ? 2.4 : 1.8)) return 'camera foreground';
   }
   for (const o of room.openings) {
-    if (!wallPiece && onFloor(p.kind)) {
+    if (onFloor(p)) {
       const blocks = o.kind === 'door' || p.size.h + p.lift > o.bottom - 0.05;
       if (blocks && polygonsOverlap(fp, openingZone(room, o))) return `in front of ${o.kind}`;
     }
@@ -165,17 +181,20 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
     const area = Math.max(1, (ob.u1 - ob.u0) * (ob.v1 - ob.v0));
     if (iw > 0 && ih > 0 && (iw * ih) / area > 0.08) return `hides ${o.kind}`;
   }
-  for (const wall of room.walls) {
+  for (const wall of onCounter(p) ? [] : room.walls) {
     for (const [x, z] of fp) {
       const { dist, along } = wallCoords(room, wall.id, x, z);
       if (dist > 0.35) continue;
+      // Cabinets stand between the piece and that wall: what the wall holds is above them.
+      if (room.counters.some((c) => c.wall === wall.id && along >= c.from && along <= c.to)) continue;
       if (wall.blocked.some(([a, b]) => along > a - 0.05 && along < b + 0.05)) return 'against blocked wall';
     }
   }
+  if (onFloor(p) && room.counters.some((c) => polygonsOverlap(fp, counterZone(room, c), 0.03))) return 'in a counter';
   for (const q of placed) {
     if (p.kind === 'rug' || q.kind === 'rug') continue;
     if (wallPiece !== (q.kind === 'art')) continue;
-    if (!wallPiece && (!onFloor(p.kind) || !onFloor(q.kind))) continue;
+    if (!wallPiece && (!onFloor(p) || !onFloor(q))) continue;
     if (wallPiece) {
       const a = imageBox(room, p);
       const b = imageBox(room, q);
@@ -371,6 +390,10 @@ export function layoutRoom(room: RoomModel, roomType: RoomType, style: StyleDef)
   const nearFloor = cam.floorPoint(cam.p.cx, cam.p.height * 0.98);
   const zNear = nearFloor ? nearFloor[2] : 1.5;
   const zTarget = clamp(zNear + 0.55 * (room.box.back - zNear), 3, 6.5);
+  if (roomType === 'kitchen') {
+    const bar = counterLayout(room, style, zTarget);
+    if (bar) return bar;
+  }
   let best: { placed: Placement[]; score: number } | null = null;
   for (const wall of room.walls) {
     for (let a = wall.visibleFrom + 0.3; a <= wall.visibleTo - 0.3; a += 0.1) {
@@ -391,6 +414,61 @@ export function layoutRoom(room: RoomModel, roomType: RoomType, style: StyleDef)
   }
   if (best) return best.placed;
   return floatingLayout(room, group, style, zTarget);
+}
+
+/**
+ * A kitchen with a counter: two to four bar stools along its front, facing it, sized to its
+ * height; a runner under them, a bowl of fruit on the worktop and a plant at one end. The row
+ * slides along each counter to where the most stools fit nearest the photo's mid-ground.
+ */
+function counterLayout(room: RoomModel, style: StyleDef, zTarget: number): Placement[] | null {
+  let best: { stools: Placement[]; counter: Counter; a: number; spacing: number; score: number } | null = null;
+  for (const counter of room.counters) {
+    const base = pieceSize('barStool', style);
+    // Seat about 27 cm under the worktop, as for people sitting at it.
+    const size: Size = { ...base, h: clamp(counter.height - 0.27, 0.55, 0.8) + barStoolBack(style) };
+    const spacing = Math.max(0.6, size.w + 0.15);
+    const slot: Slot = { kind: 'barStool', s: 0, o: counter.front + size.d / 2 + 0.08, yaw: Math.PI, weight: 1, size };
+    for (let n = 4; n >= 2; n--) {
+      const span = n * spacing;
+      for (let a = counter.from + span / 2 - 0.1; a <= counter.to - span / 2 + 0.1 + 1e-9; a += 0.1) {
+        const frame = wallFrame(room, counter.wall, a);
+        const stools: Placement[] = [];
+        for (let i = 0; i < n; i++) {
+          const p = place(frame, slot, (i - (n - 1) / 2) * spacing, style);
+          if (violation(room, p, stools)) break;
+          stools.push(p);
+        }
+        if (stools.length < n) continue;
+        const depth = stools.reduce((acc, p) => acc + room.camera.toCamera([p.x, 0, p.z])[2], 0) / n;
+        const score = 2 * n - 0.9 * Math.abs(depth - zTarget) - 0.5 * Math.abs(a - (counter.from + counter.to) / 2);
+        if (!best || score > best.score + 1e-9) best = { stools, counter, a, spacing, score };
+      }
+    }
+  }
+  if (!best) return null;
+  const { counter, a, spacing, stools } = best;
+  const frame = wallFrame(room, counter.wall, a);
+  const n = stools.length;
+  const placed: Placement[] = [];
+  const tryAdd = (slot: Slot, sides: number[]): void => {
+    for (const side of sides) {
+      const p = place(frame, slot, side, style);
+      if (!violation(room, p, placed)) {
+        placed.push(p);
+        return;
+      }
+    }
+  };
+  for (const w of [n * spacing + 0.4, n * spacing]) {
+    if (!placed.length) tryAdd({ kind: 'rug', s: 0, o: counter.front + 0.5, yaw: 0, weight: 1, size: { ...pieceSize('rug', style), w, d: 0.8 } }, [0]);
+  }
+  placed.push(...stools);
+  // The bowl sits between two stools, where their backs do not hide it.
+  tryAdd({ kind: 'bowl', s: 0, o: counter.front - 0.3, yaw: 0, weight: 1, lift: counter.height }, [n % 2 ? spacing / 2 : 0]);
+  const end = (n * spacing) / 2 + 0.4;
+  tryAdd({ kind: 'plant', s: end, o: counter.front + 0.35, yaw: 0, weight: 1 }, [end, -end]);
+  return placed;
 }
 
 /** Length of plain wall around `along` (capped), so the largest free wall is preferred. */

@@ -59,7 +59,9 @@ export function rasterize(mesh: Mesh, cam: Camera, width: number, height: number
   const tilesX = Math.ceil(width / TILE);
   const tilesY = Math.ceil(height / TILE);
   const bins: number[][] = Array.from({ length: tilesX * tilesY }, () => []);
-  const { focal, cx, horizon } = cam.p;
+  // Corners go to camera space once (cam.toCamera, with the camera's precomputed rotation) for
+  // near-plane clipping; the projection that follows is the camera's, inlined.
+  const { focal, cx, cy } = cam.p;
   const corners: Array<{ c: [number, number, number]; b: [number, number, number] }> = [];
   const emit = (t: number, poly: typeof corners) => {
     for (let k = 1; k + 1 < poly.length; k++) {
@@ -71,7 +73,7 @@ export function rasterize(mesh: Mesh, cam: Camera, width: number, height: number
       const rt = src.length;
       for (const v of tri) {
         const x = cx + (focal * v.c[0]) / v.c[2];
-        const y = horizon - (focal * v.c[1]) / v.c[2];
+        const y = cy - (focal * v.c[1]) / v.c[2];
         xs.push(x);
         ys.push(y);
         izs.push(1 / v.c[2]);

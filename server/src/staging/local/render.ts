@@ -2,7 +2,7 @@ import type { RoomType, Style } from '@roomstager/contracts';
 import type { RoomModel } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import { BUILDERS } from './furniture.ts';
-import { footprint, type Placement } from './layout.ts';
+import { footprint, onCounter, type Placement } from './layout.ts';
 import { albedo, prepare, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
@@ -103,7 +103,8 @@ export function buildScene(placements: Placement[], style: Style, roomType: Room
     b.setTransform(p.x, p.z, p.yaw, p.lift);
     const first = b.triangleCount;
     BUILDERS[p.kind]({ b, style: def, mat, rng, ceiling, lift: p.lift }, p.size);
-    if (p.kind === 'rug' || p.kind === 'art' || p.kind === 'pendant') noShadow.push([first, b.triangleCount]);
+    // Worktop pieces would cast onto the floor under the counter, which the photo hides.
+    if (p.kind === 'rug' || p.kind === 'art' || p.kind === 'pendant' || onCounter(p)) noShadow.push([first, b.triangleCount]);
   }
   const mesh = b.build();
   const casts = new Uint8Array(mesh.materials.length).fill(1);
@@ -116,8 +117,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Flo
   const tex: Vec3 = [0, 0, 0];
   const eye: Vec3 = [0, cam.p.eyeHeight, 0];
   const [lx, ly, lz] = light.key;
-  const back = cam.rayDir(cam.p.cx, cam.p.horizon);
-  const [fx, fy, fz] = normalize([-back[0], 0.6, -back[2]]);
+  const [fx, fy, fz] = normalize([-Math.sin(cam.p.yaw), 0.6, -Math.cos(cam.p.yaw)]);
   return (f: Fragment, out: Float32Array): void => {
     const pm = scene.materials[f.material];
     if (!pm) {
@@ -268,14 +268,24 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
     gu1 = Math.max(gu1, q.depth > 0 ? q.u : width);
     gv0 = Math.min(gv0, q.v);
   }
-  const { focal, cx, horizon, eyeHeight } = cam.p;
-  for (let v = Math.max(Math.ceil(horizon + 1), Math.floor(gv0)); v < height; v++) {
-    const yc = -(v + 0.5 - horizon) / focal;
-    const t = eyeHeight / -yc;
-    for (let u = Math.max(0, Math.floor(gu0)); u < Math.min(width, Math.ceil(gu1)); u++) {
+  const { focal, cx, cy, eyeHeight } = cam.p;
+  const r = cam.rot;
+  const uStart = Math.max(0, Math.floor(gu0));
+  const uEnd = Math.min(width, Math.ceil(gu1));
+  const horizon = Math.min(cam.horizonAt(uStart), cam.horizonAt(uEnd));
+  for (let v = Math.max(0, Math.ceil(horizon + 1), Math.floor(gv0)); v < height; v++) {
+    // cam.rayDir split into its per-row part and a per-column step.
+    const yc = -(v + 0.5 - cy) / focal;
+    const rx = r[3]! * yc + r[6]!;
+    const ry = r[4]! * yc + r[7]!;
+    const rz = r[5]! * yc + r[8]!;
+    for (let u = uStart; u < uEnd; u++) {
       const xc = (u + 0.5 - cx) / focal;
-      const dx = cam.cosYaw * xc + cam.sinYaw;
-      const dz = -cam.sinYaw * xc + cam.cosYaw;
+      const dy = ry + r[1]! * xc;
+      if (dy > -1e-6) continue;
+      const dx = rx + r[0]! * xc;
+      const dz = rz + r[2]! * xc;
+      const t = eyeHeight / -dy;
       const x = dx * t;
       const z = dz * t;
       if (x >= left && x <= right && z <= back) {
@@ -285,7 +295,7 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
       // A wall seen below the horizon: the floor's shadow climbs its bottom few centimetres,
       // so a shadow reaching the wall does not stop at a hard line.
       const tw = Math.min(dx < 0 ? left / dx : dx > 0 ? right / dx : Infinity, dz > 0 ? back / dz : Infinity);
-      const y = eyeHeight + yc * tw;
+      const y = eyeHeight + dy * tw;
       if (!(tw > 0) || y > 0.3) continue;
       const f = floorShadow.at(Math.min(right - 0.01, Math.max(left + 0.01, dx * tw)), Math.min(back - 0.01, dz * tw));
       shadow[v * width + u] = 1 - (1 - f) * (1 - smoothstep(0, 0.3, y));

@@ -1,3 +1,4 @@
+import type { WallId } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import type { Vec3 } from './vec.ts';
 
@@ -41,7 +42,19 @@ export function sampleColor(c: ColorPlanes, x: number, y: number, out: Vec3): bo
   return true;
 }
 
-const colorDist = (a: Vec3, b: Vec3) => (Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2])) / 3;
+/** The point `along` a wall (Z for side walls, X for the back wall) at height y, `inset` metres into the room. */
+export function wallPoint(box: RoomBox, wall: WallId, along: number, y: number, inset = 0): Vec3 {
+  if (wall === 'left') return [box.left + inset, y, along];
+  if (wall === 'right') return [box.right - inset, y, along];
+  return [along, y, box.back - inset];
+}
+
+/** The extent of a wall along its own axis. */
+export function wallRange(box: RoomBox, wall: WallId): [number, number] {
+  return wall === 'back' ? [box.left, box.right] : [0, box.back];
+}
+
+export const colorDist = (a: Vec3, b: Vec3) => (Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2])) / 3;
 
 /** Median floor colour from the bottom centre of the photo, where the floor nearly always is. */
 export function floorReference(c: ColorPlanes): Vec3 {
@@ -65,7 +78,7 @@ export function floorReference(c: ColorPlanes): Vec3 {
  * summed colour contrast across the line, above a noise floor, with more weight where the
  * floor side looks like the floor. Tile grout and wood grain average out on the blurred planes.
  */
-class LineScorer {
+export class LineScorer {
   /** Image length (px) of the part of the last scored line inside the photo. */
   lastLength = 0;
   private readonly a: Vec3 = [0, 0, 0];

@@ -15,14 +15,20 @@ export interface SyntheticRoom {
   focal: number;
   yaw: number;
   eyeHeight: number;
-  /** Horizon row as a fraction of the height. */
+  /** Principal point row as a fraction of the height: the horizon row when pitch and roll are zero. */
   horizon: number;
+  /** Camera tilt in radians (positive looks up), default 0. */
+  pitch?: number;
+  /** Camera rotation about its optical axis in radians (see Camera), default 0. */
+  roll?: number;
   left: number;
   right: number;
   back: number;
   ceiling: number;
   /** A window on the back wall: x from..to, sill and head heights (metres). */
   window?: { from: number; to: number; bottom: number; top: number };
+  /** A run of kitchen base cabinets with a worktop along a wall. */
+  counter?: SyntheticCounter;
   floorColor: Vec3;
   wallColor: Vec3;
 }
@@ -43,14 +49,28 @@ export const DEFAULT_SYNTHETIC: SyntheticRoom = {
   wallColor: [0.88, 0.87, 0.84],
 };
 
+export interface SyntheticCounter {
+  /** The wall it stands against (default the back wall); from..to along it (Z for side walls, X for the back wall). */
+  wall?: 'left' | 'right' | 'back';
+  from: number;
+  to: number;
+  /** Worktop height and depth from the wall (metres). */
+  height: number;
+  depth: number;
+  /** Wall cabinets above the worktop, leaving the window clear. */
+  upper: boolean;
+}
+
 export function syntheticCamera(s: SyntheticRoom): Camera {
   return new Camera({
     width: s.width,
     height: s.height,
     focal: s.focal * Math.max(s.width, s.height),
     cx: s.width / 2,
-    horizon: s.horizon * s.height,
+    cy: s.horizon * s.height,
     yaw: s.yaw,
+    pitch: s.pitch ?? 0,
+    roll: s.roll ?? 0,
     eyeHeight: s.eyeHeight,
   });
 }
@@ -60,6 +80,52 @@ const WALL = 1;
 const SKIRTING = 2;
 const WINDOW = 3;
 const CEILING = 4;
+const CABINET = 5;
+const WORKTOP = 6;
+const SHADOW_GAP = 7;
+const HANDLE = 8;
+
+/**
+ * Base cabinets (doors, toe kick, handles) under a worktop, and wall cabinets beside the
+ * window, built in the wall's frame: local X along the wall, local Z out into the room.
+ */
+function addCounter(b: MeshBuilder, s: SyntheticRoom, k: SyntheticCounter): void {
+  const wall = k.wall ?? 'back';
+  const mid = (k.from + k.to) / 2;
+  const half = (k.to - k.from) / 2;
+  if (wall === 'back') b.setTransform(mid, s.back, Math.PI);
+  else if (wall === 'left') b.setTransform(s.left, mid, Math.PI / 2);
+  else b.setTransform(s.right, mid, -Math.PI / 2);
+  // Local X of a position along the wall (the frames above turn it one way or the other).
+  const local = (along: number) => (wall === 'right' ? along - mid : mid - along);
+  const D = k.depth;
+  const top = 0.035;
+  const plinth = 0.1;
+  // Carcass and toe kick are dark so the gaps between the doors read as lines.
+  b.box([0, plinth / 2, (D - 0.06) / 2], [half, plinth / 2, (D - 0.06) / 2], SHADOW_GAP);
+  b.box([0, (plinth + k.height - top) / 2, (D - 0.02) / 2], [half, (k.height - top - plinth) / 2, (D - 0.02) / 2], SHADOW_GAP);
+  b.box([0, k.height - top / 2, (D + 0.015) / 2], [half + 0.01, top / 2, (D + 0.015) / 2], WORKTOP);
+  const doors = Math.max(1, Math.round((k.to - k.from) / 0.6));
+  const dw = (k.to - k.from) / doors;
+  for (let i = 0; i < doors; i++) {
+    const x = -half + dw * (i + 0.5);
+    b.box([x, (plinth + k.height - top) / 2, D - 0.01], [dw / 2 - 0.003, (k.height - top - plinth) / 2 - 0.003, 0.01], CABINET);
+    b.box([x + (i % 2 ? -1 : 1) * (dw / 2 - 0.05), k.height - top - 0.12, D + 0.005], [0.006, 0.07, 0.006], HANDLE);
+  }
+  if (k.upper) {
+    const win = wall === 'back' ? s.window : undefined;
+    const spans: Array<[number, number]> = win ? [[k.from, win.from - 0.15], [win.to + 0.15, k.to]] : [[k.from, k.to]];
+    for (const [a, e] of spans) {
+      if (e - a < 0.3) continue;
+      const n = Math.max(1, Math.round((e - a) / 0.6));
+      const w = (e - a) / n;
+      const c = local((a + e) / 2);
+      b.box([c, 1.8, 0.18], [(e - a) / 2, 0.36, 0.16], SHADOW_GAP);
+      for (let i = 0; i < n; i++) b.box([c - (e - a) / 2 + w * (i + 0.5), 1.8, 0.345], [w / 2 - 0.003, 0.357, 0.01], CABINET);
+    }
+  }
+  b.setTransform(0, 0, 0);
+}
 
 /** Renders the room with the engine's own rasteriser: plain walls, a wood floor, skirting boards, a bright window. */
 export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
@@ -81,9 +147,20 @@ export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
     const w = s.window;
     b.quad([w.from, w.bottom, B - 0.005], [w.to, w.bottom, B - 0.005], [w.to, w.top, B - 0.005], [w.from, w.top, B - 0.005], [0, 0, -1], WINDOW);
   }
+  if (s.counter) addCounter(b, s, s.counter);
   const mesh = b.build();
   const cam = syntheticCamera(s);
-  const colors = [toLinear(s.floorColor), toLinear(s.wallColor), toLinear([0.96, 0.96, 0.95]), [1, 1, 1] as Vec3, toLinear([0.95, 0.95, 0.94])];
+  const colors = [
+    toLinear(s.floorColor),
+    toLinear(s.wallColor),
+    toLinear([0.96, 0.96, 0.95]),
+    [1, 1, 1] as Vec3,
+    toLinear([0.95, 0.95, 0.94]),
+    toLinear([0.42, 0.5, 0.46]),
+    toLinear([0.6, 0.45, 0.31]),
+    toLinear([0.12, 0.12, 0.12]),
+    toLinear([0.7, 0.7, 0.68]),
+  ];
   const layer = rasterize(mesh, cam, s.width, s.height, (f, out) => {
     const c = colors[f.material] ?? [0.5, 0.5, 0.5];
     // Walls facing the camera less are a little darker; the floor gets plank-like streaks;
@@ -116,8 +193,10 @@ export const SAMPLE_KITCHEN: SyntheticRoom = {
   height: 1000,
   left: -2,
   right: 2.4,
-  back: 5.5,
+  back: 4.6,
   yaw: -0.1,
+  window: { from: -0.4, to: 0.8, bottom: 1.1, top: 2.15 },
+  counter: { from: -2, to: 2.4, height: 0.91, depth: 0.62, upper: true },
   floorColor: [0.55, 0.55, 0.53],
   wallColor: [0.93, 0.92, 0.9],
 };
