@@ -77,7 +77,7 @@ export const DEMO_EXAMPLES: DemoExample[] = [
     id: 'kitchen',
     tab: 'Kitchen',
     title: 'Kitchen and breakfast nook',
-    description: 'Bar stools, a small table and a few plants turn a plain kitchen into the heart of the home.',
+    description: 'Bar stools at the counter, a runner and a bowl of fruit turn a plain kitchen into the heart of the home.',
     bullets: ['Stools at the counter where one is found', 'Bowls and greenery for life', 'Cabinets and fixtures kept as they are'],
     before: 'kitchen-before',
     after: 'kitchen-after',
