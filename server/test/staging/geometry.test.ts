@@ -285,6 +285,9 @@ describe('layout', () => {
       const kinds = layoutRoom(room, roomType, STYLE_DEFS.modern).map((p) => p.kind);
       expect(kinds).toContain(anchors[roomType]);
     }
+    // A dining room gets a sideboard, except in the minimalist style (fewer pieces).
+    expect(layoutRoom(room, 'dining_room', STYLE_DEFS.modern).map((p) => p.kind)).toContain('sideboard');
+    expect(layoutRoom(room, 'dining_room', STYLE_DEFS.minimalist).map((p) => p.kind)).not.toContain('sideboard');
   });
 
   it('is the same for the same photo at another resolution', () => {

@@ -280,7 +280,13 @@ function groupFor(roomType: RoomType, style: StyleDef, ceiling: number): Group {
         }
       }
       slots.push({ kind: 'pendant', s: 0, o: tableO, yaw: 0, weight: 0.5, lift: PENDANT_HEIGHT });
-      if (roomType === 'dining_room') slots.push({ kind: 'plant', s: table.w / 2 + 0.6, o: 0.35, yaw: 0, weight: 1, alt: [-(table.w / 2 + 0.6)] });
+      if (roomType === 'dining_room') {
+        // Against the wall behind the table, or beside it when the chairs leave no room.
+        const sb = sz('sideboard');
+        const beside = table.w / 2 + 0.3 + sb.w / 2;
+        slots.push({ kind: 'sideboard', s: 0, o: sb.d / 2 + 0.02, yaw: 0, weight: 1.5, alt: [beside, -beside] });
+        slots.push({ kind: 'plant', s: table.w / 2 + 0.6, o: 0.35, yaw: 0, weight: 1, alt: [-(table.w / 2 + 0.6)] });
+      }
       else slots.push({ kind: 'plant', s: table.w / 2 + 0.5, o: 0.3, yaw: 0, weight: 1, alt: [-(table.w / 2 + 0.5)] });
       return { anchor: kind, slots };
     }
