@@ -93,6 +93,10 @@ const envSchema = z
     WORKER_POLL_MS: int(10, 60_000, 400),
     /** Engine runs per job before it fails for good (transient errors and crashed workers count). */
     JOB_MAX_ATTEMPTS: int(1, 20, 3),
+    /** Uploads no job uses are deleted (row and files) once this old: the time a user has to start a staging. */
+    UNUSED_UPLOAD_TTL_HOURS: int(1, 8_760, 24),
+    /** How often each worker sweeps those unused uploads (it sweeps once at start too). */
+    WORKER_SWEEP_MS: int(10_000, 86_400_000, 3_600_000),
 
     /** PayPal REST app (both or neither); without them, outside production, the built-in simulator. */
     PAYPAL_CLIENT_ID: optionalString,

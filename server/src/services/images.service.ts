@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../db/client.ts';
 import { images, jobs } from '../db/schema.ts';
 import { imageKey, isUuid, thumbnailKey } from '../storage/keys.ts';
@@ -7,6 +7,10 @@ import type { ObjectStorage } from '../storage/object-storage.ts';
 import { makeThumbnail, type NormalisedImage } from './image-files.ts';
 
 export type ImageRow = typeof images.$inferSelect;
+
+/** No job uses the image, as its original or as its result (both columns are indexed). */
+const unreferenced = (imageId: typeof images.id | string): SQL =>
+  sql`not exists (select 1 from ${jobs} where ${or(eq(jobs.originalImageId, imageId), eq(jobs.stagedImageId, imageId))})`;
 
 export const IMAGE_URL_PREFIX = '/api/images/';
 export const imageUrl = (imageId: string) => `${IMAGE_URL_PREFIX}${imageId}`;
@@ -133,15 +137,30 @@ export class ImagesService {
       if (!locked) continue;
       const [row] = await tx
         .delete(images)
-        .where(
-          and(
-            eq(images.id, id),
-            sql`not exists (select 1 from ${jobs} where ${or(eq(jobs.originalImageId, id), eq(jobs.stagedImageId, id))})`,
-          ),
-        )
+        .where(and(eq(images.id, id), unreferenced(id)))
         .returning({ id: images.id });
       if (row) deleted.push(row.id);
     }
+    return deleted;
+  }
+
+  /**
+   * Deletes up to `limit` images older than `ageMs` (by the database's clock, which wrote
+   * created_at) that no job uses: uploads never staged. Rows first, then files; answers the ids.
+   * The candidates are only a hint: each goes through deleteUnreferenced, so a job created on one
+   * at the same time either wins (the image stays) or finds it gone (404, nothing debited).
+   * No index on created_at: nearly every image is past the age, so the query reads them all
+   * anyway; the jobs' indexes on both image columns answer the NOT EXISTS.
+   */
+  async deleteUnused(ageMs: number, limit: number): Promise<string[]> {
+    const candidates = await this.db
+      .select({ id: images.id })
+      .from(images)
+      .where(and(lt(images.createdAt, sql`now() - ${ageMs} * interval '1 millisecond'`), unreferenced(images.id)))
+      .limit(limit);
+    if (candidates.length === 0) return [];
+    const deleted = await this.db.transaction((tx) => this.deleteUnreferenced(tx, candidates.map((c) => c.id)));
+    await Promise.all(deleted.map((id) => this.deleteFiles(id)));
     return deleted;
   }
 }

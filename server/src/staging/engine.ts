@@ -6,6 +6,13 @@ export interface StageInput {
   style: Style;
   roomType: RoomType;
   signal: AbortSignal;
+  /** The worker's logger, bound to the job: where a remote engine reports its retries. */
+  logger?: EngineLogger;
+}
+
+/** What an engine may log: warnings an operator wants (never a key or the photo's bytes). */
+export interface EngineLogger {
+  warn(obj: object, msg: string): void;
 }
 
 export interface StageOutput {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { InvalidImageError, type StageOutput, type StagingEngine } from '../staging/engine.ts';
+import { InvalidImageError, type EngineLogger, type StageOutput, type StagingEngine } from '../staging/engine.ts';
 import type { Container } from '../container.ts';
 import { makeThumbnail, normaliseEngineOutput } from '../services/image-files.ts';
 import type { ImagesService } from '../services/images.service.ts';
@@ -22,6 +22,8 @@ export interface WorkerOptions {
   maxAttempts: number;
   /** First retry delay; doubled per attempt, with jitter, capped at 30 s. */
   backoffBaseMs?: number;
+  /** Deleting uploads no job uses once `ageMs` old, at start and every `intervalMs`; off when absent. */
+  sweep?: { ageMs: number; intervalMs: number };
 }
 
 export interface WorkerParts {
@@ -34,6 +36,9 @@ export interface WorkerParts {
 }
 
 type Outcome = 'invalidImage' | 'timeout' | 'transient' | 'permanent';
+
+/** Unused uploads deleted per transaction: short locks, and a bounded query. */
+export const SWEEP_BATCH = 100;
 
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -117,6 +122,8 @@ export class Worker {
   private readonly loops: Promise<void>[] = [];
   private stopping = false;
   private idle = new AbortController();
+  /** Aborted by stop(): ends the sweep's wait, which wake() must not cut short. */
+  private readonly stopped = new AbortController();
 
   constructor(
     private readonly parts: WorkerParts,
@@ -126,6 +133,7 @@ export class Worker {
   start(): void {
     if (this.loops.length) return;
     for (let i = 0; i < this.options.concurrency; i++) this.loops.push(this.loop());
+    if (this.options.sweep) this.loops.push(this.sweepLoop(this.options.sweep.intervalMs));
   }
 
   /** A job was queued: idle loops look at once. */
@@ -137,6 +145,7 @@ export class Worker {
   /** Stops claiming; waits up to graceMs for the jobs in hand, then releases the rest to the queue. */
   async stop(graceMs = 5_000): Promise<void> {
     this.stopping = true;
+    this.stopped.abort();
     this.wake();
     const all = Promise.all(this.loops);
     let timer: NodeJS.Timeout | undefined;
@@ -162,6 +171,36 @@ export class Worker {
     if (!job) return false;
     await this.process(job);
     return true;
+  }
+
+  /**
+   * Deletes the uploads no job uses that are older than the sweep's age, a batch per transaction
+   * until a batch comes back short; answers how many. Every worker process sweeps: concurrent
+   * sweeps serialise on the images' row locks and skip what another already deleted.
+   */
+  async sweepUnused(): Promise<number> {
+    const { sweep } = this.options;
+    if (!sweep) return 0;
+    let total = 0;
+    for (;;) {
+      const deleted = await this.parts.images.deleteUnused(sweep.ageMs, SWEEP_BATCH);
+      total += deleted.length;
+      // Short: nothing more is due (a candidate a job took meanwhile is no longer one next time).
+      if (deleted.length < SWEEP_BATCH || this.stopping) return total;
+    }
+  }
+
+  private async sweepLoop(intervalMs: number): Promise<void> {
+    const { logger } = this.parts;
+    while (!this.stopping) {
+      try {
+        const deleted = await this.sweepUnused();
+        if (deleted > 0) logger?.info({ deleted }, 'worker: unused uploads deleted');
+      } catch (err) {
+        logger?.error({ err }, 'worker: sweeping unused uploads failed');
+      }
+      await sleep(intervalMs, this.stopped.signal);
+    }
   }
 
   private async loop(): Promise<void> {
@@ -212,6 +251,8 @@ export class Worker {
         await queue.fail(job, FAILURE_MESSAGES.generic, engine.name);
         return;
       }
+      // The engine's own warnings (a remote provider's retries), tied to the job.
+      const engineLogger: EngineLogger | undefined = logger && { warn: (obj, msg) => logger.warn({ ...obj, jobId: job.id }, msg) };
       let attempt = job.attempts;
       for (;;) {
         const timeout = AbortSignal.timeout(this.options.engineTimeoutMs);
@@ -219,7 +260,7 @@ export class Worker {
         const started = performance.now();
         try {
           const output = await untilAborted(
-            engine.stage({ image: bytes, contentType: 'image/jpeg', style: job.style, roomType: job.roomType, signal }),
+            engine.stage({ image: bytes, contentType: 'image/jpeg', style: job.style, roomType: job.roomType, signal, logger: engineLogger }),
             signal,
           );
           const engineMs = Math.round(performance.now() - started);
@@ -311,6 +352,7 @@ export function createWorker(
       leaseMs: config.WORKER_LEASE_MS,
       engineTimeoutMs: config.ENGINE_TIMEOUT_MS,
       maxAttempts: config.JOB_MAX_ATTEMPTS,
+      sweep: { ageMs: config.UNUSED_UPLOAD_TTL_HOURS * 3_600_000, intervalMs: config.WORKER_SWEEP_MS },
       ...overrides,
     },
   );

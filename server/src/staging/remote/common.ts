@@ -1,5 +1,5 @@
 import type { StageOutput } from '../engine.ts';
-import { HttpClient, type RemoteLogger } from './http.ts';
+import { HttpClient } from './http.ts';
 import { fitToOriginal, type PreparedInput } from './image.ts';
 
 /** What every remote engine is built from (container.ts fills it from the configuration). */
@@ -14,7 +14,6 @@ export interface RemoteEngineOptions {
   baseDelayMs?: number;
   maxDelayMs?: number;
   fetch?: typeof fetch;
-  logger?: RemoteLogger | undefined;
 }
 
 export function httpClient(provider: string, options: RemoteEngineOptions): HttpClient {
@@ -26,7 +25,6 @@ export function httpClient(provider: string, options: RemoteEngineOptions): Http
     baseDelayMs: options.baseDelayMs,
     maxDelayMs: options.maxDelayMs,
     fetch: options.fetch,
-    logger: options.logger,
   });
 }
 

@@ -56,7 +56,7 @@ export class GeminiEngine implements StagingEngine {
         what: 'generateContent',
       },
       responseSchema,
-      input.signal,
+      input,
     );
     const blockReason = answer.promptFeedback?.blockReason;
     if (blockReason) throw this.http.error('refused', `generateContent: prompt blocked (${blockReason})`, 200);

@@ -1,4 +1,8 @@
 import type { z } from 'zod';
+import type { StageInput } from '../engine.ts';
+
+/** One engine run as the HTTP layer sees it: its signal, and where its retries are logged. */
+export type EngineRun = Pick<StageInput, 'signal' | 'logger'>;
 
 /** What went wrong with a remote provider, in the terms the user and the operator care about. */
 export type RemoteErrorKind = 'refused' | 'rate_limited' | 'unavailable' | 'timeout' | 'auth' | 'bad_request' | 'invalid_response';
@@ -37,10 +41,6 @@ export class RemoteEngineError extends Error {
   }
 }
 
-export interface RemoteLogger {
-  warn(obj: object, msg: string): void;
-}
-
 export interface HttpClientOptions {
   /** The provider's name in messages and logs. */
   provider: string;
@@ -55,7 +55,6 @@ export interface HttpClientOptions {
   /** Longest wait between tries; a Retry-After longer than this ends the retries (default 20 s). */
   maxDelayMs?: number | undefined;
   fetch?: typeof fetch | undefined;
-  logger?: RemoteLogger | undefined;
 }
 
 export interface RequestSpec {
@@ -146,8 +145,8 @@ export class HttpClient {
   }
 
   /** Sends the request and parses the JSON answer with the schema. */
-  async json<S extends z.ZodType>(spec: RequestSpec, schema: S, signal: AbortSignal): Promise<z.output<S>> {
-    const { bytes } = await this.send(spec, signal);
+  async json<S extends z.ZodType>(spec: RequestSpec, schema: S, run: EngineRun): Promise<z.output<S>> {
+    const { bytes } = await this.send(spec, run);
     let parsed: unknown;
     try {
       parsed = JSON.parse(bytes.toString('utf8'));
@@ -166,11 +165,12 @@ export class HttpClient {
   }
 
   /** Sends the request and answers the body's bytes and content type (a download). */
-  async bytes(spec: RequestSpec, signal: AbortSignal): Promise<{ bytes: Buffer; contentType: string | null }> {
-    return this.send(spec, signal);
+  async bytes(spec: RequestSpec, run: EngineRun): Promise<{ bytes: Buffer; contentType: string | null }> {
+    return this.send(spec, run);
   }
 
-  private async send(spec: RequestSpec, signal: AbortSignal): Promise<{ bytes: Buffer; contentType: string | null }> {
+  private async send(spec: RequestSpec, run: EngineRun): Promise<{ bytes: Buffer; contentType: string | null }> {
+    const { signal } = run;
     const tries = this.maxRetries + 1;
     for (let attempt = 1; ; attempt++) {
       signal.throwIfAborted();
@@ -195,7 +195,7 @@ export class HttpClient {
         const code = (err as { cause?: { code?: unknown } }).cause?.code;
         const detail = `${spec.what}: network error ${typeof code === 'string' ? code : (err as Error).message}`;
         if (attempt < tries) {
-          await this.backoff(attempt, undefined, detail, signal);
+          await this.backoff(run, attempt, undefined, undefined, detail);
           continue;
         }
         throw this.error('unavailable', `${detail} (after ${attempt} tries)`, undefined, err);
@@ -217,7 +217,7 @@ export class HttpClient {
         const kind: RemoteErrorKind = status === 429 ? 'rate_limited' : 'unavailable';
         const retryAfter = parseRetryAfter(headers.get('retry-after'));
         if (attempt < tries && (retryAfter === undefined || retryAfter <= this.maxDelayMs)) {
-          await this.backoff(attempt, retryAfter, detail, signal);
+          await this.backoff(run, attempt, status, retryAfter, detail);
           continue;
         }
         throw this.error(kind, `${detail} (after ${attempt} tries)`, status);
@@ -226,10 +226,11 @@ export class HttpClient {
     }
   }
 
-  private async backoff(attempt: number, retryAfter: number | undefined, detail: string, signal: AbortSignal): Promise<void> {
+  /** One warning per retry: the failed try's number and status (none for a network error) and the wait. */
+  private async backoff(run: EngineRun, attempt: number, status: number | undefined, retryAfter: number | undefined, detail: string): Promise<void> {
     const exponential = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
     const delay = Math.round(retryAfter ?? exponential);
-    this.options.logger?.warn({ provider: this.options.provider, attempt, delayMs: delay, detail: this.scrub(detail) }, 'remote engine: retrying');
-    await sleep(delay, signal);
+    run.logger?.warn({ provider: this.options.provider, attempt, status, delayMs: delay, detail: this.scrub(detail) }, 'remote engine: retrying');
+    await sleep(delay, run.signal);
   }
 }

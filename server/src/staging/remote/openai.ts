@@ -70,7 +70,7 @@ export class OpenAiEngine implements StagingEngine {
         },
       },
       responseSchema,
-      input.signal,
+      input,
     );
     const image = decodeBase64Image(this.http, answer.data[0]!.b64_json);
     return finishOutput(this.http, image, prepared, this.model, OPENAI_COST_MICROS[this.quality]);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { StageInput, StageOutput, StagingEngine } from '../engine.ts';
 import { buildStagingPrompt } from '../prompt.ts';
 import { finishOutput, httpClient, trimBase, type RemoteEngineOptions } from './common.ts';
-import { sleep, type HttpClient } from './http.ts';
+import { sleep, type EngineRun, type HttpClient } from './http.ts';
 import { prepareInput } from './image.ts';
 
 export const REPLICATE_DEFAULT_MODEL = 'black-forest-labs/flux-kontext-pro';
@@ -76,7 +76,7 @@ export class ReplicateEngine implements StagingEngine {
         what: 'prediction create',
       },
       predictionSchema,
-      input.signal,
+      input,
     );
 
     let delay = this.options.pollIntervalMs ?? 1_000;
@@ -89,17 +89,17 @@ export class ReplicateEngine implements StagingEngine {
         }
         await sleep(delay, input.signal);
         delay = Math.min(5_000, Math.round(delay * 1.5));
-        prediction = await this.http.json({ method: 'GET', url: getUrl, headers: this.auth, what: 'prediction poll' }, predictionSchema, input.signal);
+        prediction = await this.http.json({ method: 'GET', url: getUrl, headers: this.auth, what: 'prediction poll' }, predictionSchema, input);
       }
     } catch (err) {
       // Stop paying for a run nobody will collect (our abort, our timeout, a broken poll).
-      this.cancel(prediction);
+      this.cancel(prediction, input);
       throw err;
     }
-    return this.collect(prediction, prepared, input.signal);
+    return this.collect(prediction, prepared, input);
   }
 
-  private async collect(prediction: Prediction, prepared: Awaited<ReturnType<typeof prepareInput>>, signal: AbortSignal): Promise<StageOutput> {
+  private async collect(prediction: Prediction, prepared: Awaited<ReturnType<typeof prepareInput>>, run: EngineRun): Promise<StageOutput> {
     if (prediction.status !== 'succeeded') {
       const error = typeof prediction.error === 'string' ? prediction.error : JSON.stringify(prediction.error ?? null);
       const detail = `prediction ${prediction.id} ${prediction.status}: ${error}`;
@@ -116,18 +116,18 @@ export class ReplicateEngine implements StagingEngine {
     }
     // The token goes to the API only, never to the file host.
     const headers = host === new URL(this.base).host ? this.auth : {};
-    const { bytes } = await this.http.bytes({ method: 'GET', url, headers, what: 'output download' }, signal);
+    const { bytes } = await this.http.bytes({ method: 'GET', url, headers, what: 'output download' }, run);
     if (bytes.length === 0) throw this.http.error('invalid_response', `prediction ${prediction.id}: the output is empty`);
     return finishOutput(this.http, bytes, prepared, this.model, REPLICATE_COST_MICROS);
   }
 
-  private cancel(prediction: Prediction): void {
+  private cancel(prediction: Prediction, run: EngineRun): void {
     const url = prediction.urls?.cancel;
     if (!url || !(prediction.status === 'starting' || prediction.status === 'processing')) return;
     const fetchImpl = this.options.fetch ?? globalThis.fetch;
     fetchImpl(url, { method: 'POST', headers: this.auth, signal: AbortSignal.timeout(10_000) }).then(
       (res) => res.body?.cancel(),
-      (err: unknown) => this.options.logger?.warn({ provider: 'replicate', prediction: prediction.id, detail: this.http.scrub(String(err)) }, 'remote engine: cancel failed'),
+      (err: unknown) => run.logger?.warn({ provider: 'replicate', prediction: prediction.id, detail: this.http.scrub(String(err)) }, 'remote engine: cancel failed'),
     );
   }
 }

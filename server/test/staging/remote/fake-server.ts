@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { expect } from 'vitest';
+import type { EngineLogger } from '../../../src/staging/engine.ts';
 
 export interface Recorded {
   method: string;
@@ -73,6 +75,24 @@ export function modelImage(width = 1536, height = 1024, format: 'png' | 'jpeg' =
 }
 
 export const KEY = 'sk-test-SECRET-KEY-0123456789';
+
+/** A logger keeping every warning it is given. */
+export function recordingLogger(): EngineLogger & { entries: Array<{ obj: Record<string, unknown>; msg: string }> } {
+  const entries: Array<{ obj: Record<string, unknown>; msg: string }> = [];
+  return { entries, warn: (obj, msg) => entries.push({ obj: { ...obj }, msg }) };
+}
+
+/** Exactly one retry warning, with the provider, the try, its status and the wait; no key, no image. */
+export function expectOneRetryWarning(log: ReturnType<typeof recordingLogger>, expected: { provider: string; status: number; delayMs?: number }): void {
+  expect(log.entries).toHaveLength(1);
+  const [{ obj, msg }] = log.entries as [{ obj: Record<string, unknown>; msg: string }];
+  expect(msg).toBe('remote engine: retrying');
+  expect(obj).toMatchObject({ provider: expected.provider, attempt: 1, status: expected.status, delayMs: expected.delayMs ?? expect.any(Number) });
+  const logged = JSON.stringify(log.entries);
+  expect(logged).not.toContain(KEY);
+  // A photo in base64 is tens of kilobytes: the warning carries only the provider's (capped) words.
+  expect(logged.length).toBeLessThan(1_500);
+}
 
 /** Fast retries and a short timeout, so the whole suite runs in seconds. */
 export const FAST = { apiKey: KEY, timeoutMs: 600, baseDelayMs: 5, maxDelayMs: 2_000 } as const;

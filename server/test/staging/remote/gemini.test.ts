@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildStagingPrompt } from '../../../src/staging/prompt.ts';
 import { GeminiEngine } from '../../../src/staging/remote/gemini.ts';
 import { RemoteEngineError, REMOTE_USER_MESSAGES } from '../../../src/staging/remote/http.ts';
-import { FAST, json, KEY, modelImage, photo, slow, startFake, type Responder } from './fake-server.ts';
+import { expectOneRetryWarning, FAST, json, KEY, modelImage, photo, recordingLogger, slow, startFake, type Responder } from './fake-server.ts';
 
 let fake: Awaited<ReturnType<typeof startFake>> | undefined;
 afterEach(async () => {
@@ -92,6 +92,19 @@ describe('Gemini engine', () => {
     ]);
     expect((await stageWith(engine)).costMicros).toBe(39_000);
     expect(fake.requests).toHaveLength(2);
+  });
+
+  it('logs one warning for the retry, with provider, attempt, status and wait, and without the key', async () => {
+    const { engine, fake } = await setup([
+      json(429, { error: { code: 429, message: `Quota exceeded for API key ${KEY}.`, status: 'RESOURCE_EXHAUSTED' } }),
+      await imageAnswer(),
+    ]);
+    const logger = recordingLogger();
+    await engine.stage({ image: await photo(600, 800), contentType: 'image/jpeg', style: 'modern', roomType: 'bedroom', signal: new AbortController().signal, logger });
+    expect(fake.requests).toHaveLength(2);
+    expectOneRetryWarning(logger, { provider: 'gemini', status: 429 });
+    // No Retry-After: the first backoff step (FAST's 5 ms, with jitter).
+    expect(logger.entries[0]?.obj.delayMs).toBeLessThanOrEqual(7);
   });
 
   it('retries a server error, then succeeds', async () => {

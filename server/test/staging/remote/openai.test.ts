@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildStagingPrompt } from '../../../src/staging/prompt.ts';
 import { RemoteEngineError, REMOTE_USER_MESSAGES } from '../../../src/staging/remote/http.ts';
 import { OpenAiEngine, openAiSize } from '../../../src/staging/remote/openai.ts';
-import { FAST, json, KEY, modelImage, photo, slow, startFake, type Responder } from './fake-server.ts';
+import { expectOneRetryWarning, FAST, json, KEY, modelImage, photo, recordingLogger, slow, startFake, type Responder } from './fake-server.ts';
 
 let fake: Awaited<ReturnType<typeof startFake>> | undefined;
 afterEach(async () => {
@@ -93,6 +93,18 @@ describe('OpenAI engine', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect(out.model).toBe('gpt-image-1');
     expect(fake.requests).toHaveLength(2);
+  });
+
+  it('logs one warning for the retry, with provider, attempt, status and wait, and without the key', async () => {
+    const { engine, fake } = await setup([
+      json(429, { error: { message: `Rate limit reached for key ${KEY}`, type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '0.05' }),
+      await success(),
+    ]);
+    const logger = recordingLogger();
+    await engine.stage({ image: await photo(800, 600), contentType: 'image/jpeg', style: 'modern', roomType: 'bedroom', signal: new AbortController().signal, logger });
+    expect(fake.requests).toHaveLength(2);
+    expectOneRetryWarning(logger, { provider: 'openai', status: 429, delayMs: 50 });
+    expect(logger.entries[0]?.obj.detail).toContain('[redacted]');
   });
 
   it('gives up on a rate limit whose Retry-After is too long', async () => {

@@ -4,9 +4,10 @@ import { loadConfig } from '../../../src/config.ts';
 import { describeParts } from '../../../src/container.ts';
 import { jobs } from '../../../src/db/schema.ts';
 import { REMOTE_USER_MESSAGES } from '../../../src/staging/remote/http.ts';
+import { createWorker, type WorkerParts } from '../../../src/worker/worker.ts';
 import { createSignedInUser, createTestApp, type TestApp } from '../../helpers.ts';
 import { api, workerFor } from '../../pipeline/pipeline-helpers.ts';
-import { json, KEY, modelImage, startFake, type Responder } from './fake-server.ts';
+import { expectOneRetryWarning, json, KEY, modelImage, recordingLogger, startFake, type Responder } from './fake-server.ts';
 
 describe('remote engine configuration', () => {
   it('refuses to start a remote engine without its key, naming the variable', () => {
@@ -63,6 +64,22 @@ describe('a remote engine in the pipeline', () => {
     const [row] = await t.container.database.db.select().from(jobs).where(eq(jobs.id, job.id));
     expect(row).toMatchObject({ engine: 'openai', engineModel: 'gpt-image-1', engineCostMicros: 42_000 });
     expect(row?.engineMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("logs a provider's rate limit through the worker's logger, tied to the job", async () => {
+    const answers = [
+      json(429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '0' }),
+      json(200, { created: 1, data: [{ b64_json: (await modelImage(1024, 1024)).toString('base64') }] }),
+    ];
+    next = (req, res) => answers.shift()!(req, res);
+    const job = await a.stage(photo, 'modern');
+    const warnings = recordingLogger();
+    // The worker's logger is pino's shape; only warn matters here.
+    const logger = { info: () => undefined, error: () => undefined, warn: warnings.warn } as unknown as NonNullable<WorkerParts['logger']>;
+    await createWorker(t.container, { logger }).runOnce();
+    expect((await a.job(job.id)).status).toBe('completed');
+    expectOneRetryWarning(warnings, { provider: 'openai', status: 429, delayMs: 0 });
+    expect(warnings.entries[0]?.obj.jobId).toBe(job.id);
   });
 
   it('fails a refused photo at once with a clear message, and refunds it', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildStagingPrompt } from '../../../src/staging/prompt.ts';
 import { RemoteEngineError, REMOTE_USER_MESSAGES } from '../../../src/staging/remote/http.ts';
 import { parseReplicateModel, ReplicateEngine } from '../../../src/staging/remote/replicate.ts';
-import { FAST, json, KEY, modelImage, photo, slow, startFake, type Responder } from './fake-server.ts';
+import { expectOneRetryWarning, FAST, json, KEY, modelImage, photo, recordingLogger, slow, startFake, type Responder } from './fake-server.ts';
 
 type Fake = Awaited<ReturnType<typeof startFake>>;
 const fakes: Fake[] = [];
@@ -123,6 +123,18 @@ describe('Replicate engine', () => {
     ]);
     expect((await stageWith(engine)).costMicros).toBe(40_000);
     expect(api.requests).toHaveLength(3);
+  });
+
+  it('logs one warning for the retry, with provider, attempt, status and wait, and without the token', async () => {
+    const host = await files();
+    const { engine, api } = await startApi((base) => [
+      json(429, { title: 'Request was throttled', detail: `Token ${KEY} was throttled.`, status: 429 }, { 'retry-after': '0' }),
+      json(201, prediction(base, 'succeeded', { output: `${host.baseUrl}/out.jpg` })),
+    ]);
+    const logger = recordingLogger();
+    await engine.stage({ image: await photo(800, 600), contentType: 'image/jpeg', style: 'modern', roomType: 'bedroom', signal: new AbortController().signal, logger });
+    expect(api.requests).toHaveLength(2);
+    expectOneRetryWarning(logger, { provider: 'replicate', status: 429, delayMs: 0 });
   });
 
   it('gives up on a slow answer past the timeout', async () => {
