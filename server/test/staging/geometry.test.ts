@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
 import { Camera } from '../../src/staging/local/camera.ts';
@@ -138,6 +139,38 @@ describe('room analysis on real photos', () => {
     expect(Math.abs(room.box.right - truth.right)).toBeLessThan(0.4);
     expect(Math.abs(room.box.back - truth.back) / truth.back).toBeLessThan(0.2);
     expect(room.box.fallback).toBe(false);
+  });
+
+  /** The photo turned by `degrees` (clockwise) and its centre 85% kept, analysed as the engine does. */
+  async function turned(name: string, degrees: number) {
+    const bytes = readFileSync(fileURLToPath(new URL(`../fixtures/rooms/${name}`, import.meta.url)));
+    const { width, height } = await sharp(bytes).metadata();
+    const rotated = await sharp(bytes).rotate(degrees, { background: '#808080' }).toBuffer();
+    const r = await sharp(rotated).metadata();
+    const w = Math.round(width! * 0.85);
+    const h = Math.round(height! * 0.85);
+    const crop = await sharp(rotated)
+      .extract({ left: Math.round((r.width! - w) / 2), top: Math.round((r.height! - h) / 2), width: w, height: h })
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    const photo = await decodeImage(crop);
+    const size = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    return analyseRoom(await resizeRgb(photo, size.width, size.height)).camera.p;
+  }
+
+  it.each([
+    ['empty-open-plan-living-dining.jpg', 3],
+    ['empty-open-plan-living-dining.jpg', -4],
+    ['empty-living-portrait.jpg', 3],
+    ['empty-living-portrait.jpg', -4],
+  ])('%s turned by %i degrees: the roll follows the turn, pitch and focal stay', async (name, degrees) => {
+    const DEG = Math.PI / 180;
+    const level = await turned(name, 0);
+    const tilted = await turned(name, degrees);
+    // A clockwise turn of the picture is a counter-clockwise roll of the camera (positive).
+    expect(Math.abs(tilted.roll - level.roll - degrees * DEG)).toBeLessThan(0.5 * DEG);
+    expect(Math.abs(tilted.pitch - level.pitch)).toBeLessThan(0.5 * DEG);
+    expect(Math.abs(tilted.focal / level.focal - 1)).toBeLessThan(0.05);
   });
 });
 
