@@ -30,6 +30,9 @@ if (stale) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/api/server.ts'], { cwd: root, stdio: 'inherit' });
+// glibc gives every thread that allocates its own malloc arena; libvips' and the engine's threads
+// then keep hundreds of MB of freed image buffers (see docs/decisions/malloc-arenas.md).
+const env = { MALLOC_ARENA_MAX: '2', ...process.env };
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/api/server.ts'], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
