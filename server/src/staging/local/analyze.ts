@@ -299,8 +299,7 @@ function estimateGloss(cam: Camera, box: RoomBox, openings: Opening[], c: ColorP
     if (q.depth < 0.3 || !sampleColor(c, q.u, q.v, tmp)) return null;
     return 0.299 * tmp[0] + 0.587 * tmp[1] + 0.114 * tmp[2];
   };
-  const at = (o: Opening, a: number, y: number, inset: number): Vec3 =>
-    o.wall === 'left' ? [box.left + inset, y, a] : o.wall === 'right' ? [box.right - inset, y, a] : [a, y, box.back - inset];
+  const at = (o: Opening, a: number, y: number, inset: number): Vec3 => wallPoint(box, o.wall, a, y, inset);
   let gloss = 0;
   for (const o of openings) {
     const mid = (o.from + o.to) / 2;

@@ -109,9 +109,7 @@ function imageBox(room: RoomModel, p: Placement): { u0: number; v0: number; u1: 
 }
 
 function openingImageBox(room: RoomModel, o: Opening): { u0: number; v0: number; u1: number; v1: number } {
-  const { left, right, back } = room.box;
-  const at = (a: number, y: number): [number, number, number] =>
-    o.wall === 'left' ? [left, y, a] : o.wall === 'right' ? [right, y, a] : [a, y, back];
+  const at = (a: number, y: number) => wallPoint(room.box, o.wall, a, y);
   let u0 = Infinity;
   let v0 = Infinity;
   let u1 = -Infinity;

@@ -5,6 +5,7 @@ import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
 import { albedo, prepare, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
+import { wallPoint } from './roombox.ts';
 import { hashString, mulberry32 } from './prng.ts';
 import { blurPlane } from './lines.ts';
 import { rasterize, type Fragment, type RenderLayer } from './raster.ts';
@@ -45,7 +46,6 @@ export function estimateLighting(room: RoomModel, placements: Placement[]): Ligh
   for (let k = 0; k < 3; k++) room3[k] = clamp((grey + 0.35 * ((wallLin[k] ?? 0) - grey)) / WALL_ALBEDO, 0.12, 1.3);
   const cx = placements.reduce((a, p) => a + p.x, 0) / Math.max(1, placements.length);
   const cz = placements.reduce((a, p) => a + p.z, 0) / Math.max(1, placements.length);
-  const { left, right, back } = room.box;
   let key: Vec3 = normalize([-0.35, 0.85, -0.6]);
   let keyStrength = 0.6;
   let castStrength = 0.25;
@@ -56,7 +56,7 @@ export function estimateLighting(room: RoomModel, placements: Placement[]): Ligh
     if (area <= bestArea || o.top - o.bottom < 0.8) continue;
     const a = (o.from + o.to) / 2;
     const y = (o.bottom + o.top) / 2;
-    const p: Vec3 = o.wall === 'left' ? [left, y, a] : o.wall === 'right' ? [right, y, a] : [a, y, back];
+    const p = wallPoint(room.box, o.wall, a, y);
     const d = normalize([p[0] - cx, 0, p[2] - cz]);
     const dist = Math.hypot(p[0] - cx, p[2] - cz);
     key = normalize([d[0], 0.75, d[2]]);
@@ -389,7 +389,7 @@ function shadeWalls(room: RoomModel, placements: Placement[], cam: Camera, shado
       const a1 = Math.max(...coords.map((c) => c[1]));
       const top = p.size.h + p.lift;
       const strength = 0.22 * (1 - gap / 0.35);
-      const at = (a: number, y: number): Vec3 => (wall.id === 'left' ? [left, y, a] : wall.id === 'right' ? [right, y, a] : [a, y, back]);
+      const at = (a: number, y: number): Vec3 => wallPoint(room.box, wall.id, a, y);
       let u0 = Infinity;
       let v0 = Infinity;
       let u1 = -Infinity;
