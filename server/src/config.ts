@@ -50,6 +50,11 @@ const envSchema = z
     SIGN_IN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(120)),
     /** Uploads per minute per signed-in user. */
     UPLOAD_RATE_LIMIT: int(1, 100_000, 30),
+    /**
+     * Where rate-limit counters live: `database` (the rate_limits table, one limit across every
+     * server process on the database) or `memory` (each process counts alone).
+     */
+    RATE_LIMIT_STORE: z.preprocess(emptyToUndefined, z.enum(['database', 'memory']).default('database')),
 
     /** Where image files live: `local` (under DATA_DIR/images) or `s3` (any S3-compatible store). */
     STORAGE: z.preprocess(emptyToUndefined, z.enum(['local', 's3']).default('local')),

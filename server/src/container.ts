@@ -14,6 +14,7 @@ import { UsersService } from './services/users.service.ts';
 import { PayPalSimulator } from './dev/paypal-simulator.ts';
 import { PayPalClient } from './integrations/paypal.ts';
 import { PaymentsService } from './services/payments.service.ts';
+import { RateLimitsService } from './services/rate-limits.service.ts';
 import type { StagingEngine } from './staging/engine.ts';
 import { createLocalEngine } from './staging/local/index.ts';
 import { GeminiEngine } from './staging/remote/gemini.ts';
@@ -50,6 +51,8 @@ export interface Container {
   /** The PayPal simulator, mounted under /dev/paypal; absent in production and with PayPal settings. */
   paypalSimulator: PayPalSimulator | undefined;
   payments: PaymentsService;
+  /** Rate-limit counters in the database (RATE_LIMIT_STORE=database; the workers sweep them). */
+  rateLimits: RateLimitsService;
 }
 
 /** Tests pass their own parts (a fresh database, a fake provider); the rest comes from config. */
@@ -102,8 +105,9 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       environment: config.paypal.kind === 'paypal' ? config.paypal.env : 'simulator',
       webhookId,
     });
+  const rateLimits = overrides.rateLimits ?? new RateLimitsService(db);
   const jobs = overrides.jobs ?? new JobsService(db, credits, images, config.publicOrigin, (tx, userId) => payments.priorityForUser(tx, userId));
-  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments };
+  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits };
 }
 
 function createPayPal(

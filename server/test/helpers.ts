@@ -58,12 +58,20 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { kind?: 'pglite' | 'postgres'; env?: Record<string, string>; overrides?: ContainerOverrides } = {},
+  options: {
+    kind?: 'pglite' | 'postgres';
+    env?: Record<string, string>;
+    overrides?: ContainerOverrides;
+    /** Another app's PostgreSQL database (its databaseUrl): this app is a second server process on it; close it first. */
+    joinDatabaseUrl?: string;
+  } = {},
 ): Promise<TestApp> {
   // Image files go to a temporary folder of this app unless the test chose one.
   const dataDir = options.env?.DATA_DIR ? undefined : await mkdtemp(path.join(tmpdir(), 'roomstager-test-'));
   const config = testConfig({ ...(dataDir ? { DATA_DIR: dataDir } : {}), ...options.env });
-  const database = await openTestDatabase(options.kind ?? 'pglite');
+  const database: Database & { url?: string } = options.joinDatabaseUrl
+    ? await openDatabase({ kind: 'postgres', url: options.joinDatabaseUrl })
+    : await openTestDatabase(options.kind ?? 'pglite');
   const container = await createContainer(config, { database, ...options.overrides });
   const app = await buildApp(container);
   await app.ready();

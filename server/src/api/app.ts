@@ -7,6 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Container } from '../container.ts';
 import { AppError } from './errors.ts';
+import { databaseRateLimitStore } from './rate-limit-store.ts';
 import { authRoutes } from './routes/auth.routes.ts';
 import { creditsRoutes } from './routes/credits.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
@@ -45,8 +46,13 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   await app.register(fastifyCompress, { threshold: 1024 });
   registerCrossSiteProtection(app, config.publicOrigin);
   await app.register(fastifyCookie);
-  // No global limit: routes opt in (the sign-in routes answer a limit with a redirect).
-  await app.register(fastifyRateLimit, { global: false });
+  // No global limit: routes opt in (the sign-in routes answer a limit with a redirect). The
+  // counters live in the database unless RATE_LIMIT_STORE=memory, so every server process on it
+  // shares each limit.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(config.RATE_LIMIT_STORE === 'database' ? { store: databaseRateLimitStore(container.rateLimits) } : {}),
+  });
   registerSessions(app, container.auth, sessionCookies(config));
 
   // API answers are per user and per moment: never cached by browsers or proxies.

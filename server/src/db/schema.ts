@@ -217,3 +217,20 @@ export const webhookEvents = pgTable('webhook_events', {
   /** Set once handled; a delivery whose handling failed is handled again when PayPal retries. */
   processedAt: timestamp({ withTimezone: true }),
 });
+
+/**
+ * Rate-limit counters shared by every server process on this database (RATE_LIMIT_STORE=database):
+ * one row per limiter and client, counting hits in a fixed window that ends at resets_at. The
+ * next hit after that starts a new window in the same row; the workers' sweep deletes rows whose
+ * window has ended.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    /** The limiter (route) and the client's key (user id or address). */
+    key: text().primaryKey(),
+    count: integer().notNull(),
+    resetsAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_resets_at_idx').on(t.resetsAt)],
+);

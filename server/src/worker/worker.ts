@@ -4,6 +4,7 @@ import type { Container } from '../container.ts';
 import { makeThumbnail, normaliseEngineOutput } from '../services/image-files.ts';
 import type { ImagesService } from '../services/images.service.ts';
 import type { ClaimedJob, JobQueue } from '../services/job-queue.ts';
+import type { RateLimitsService } from '../services/rate-limits.service.ts';
 
 export const FAILURE_MESSAGES = {
   invalidImage: 'This photo could not be read. Please upload a JPEG or PNG photo of a room.',
@@ -22,7 +23,10 @@ export interface WorkerOptions {
   maxAttempts: number;
   /** First retry delay; doubled per attempt, with jitter, capped at 30 s. */
   backoffBaseMs?: number;
-  /** Deleting uploads no job uses once `ageMs` old, at start and every `intervalMs`; off when absent. */
+  /**
+   * Deleting uploads no job uses once `ageMs` old, and rate-limit rows whose window has ended, at
+   * start and every `intervalMs`; off when absent.
+   */
   sweep?: { ageMs: number; intervalMs: number };
 }
 
@@ -32,12 +36,14 @@ export interface WorkerParts {
   engine: StagingEngine;
   /** Engines a job may ask for outside production (STAGING_ENGINE's test values); empty in production. */
   testEngines?: ReadonlyMap<string, StagingEngine>;
+  /** Rate-limit counters, swept with the uploads. */
+  rateLimits?: RateLimitsService;
   logger?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
 type Outcome = 'invalidImage' | 'timeout' | 'transient' | 'permanent';
 
-/** Unused uploads deleted per transaction: short locks, and a bounded query. */
+/** Unused uploads (or ended rate-limit rows) deleted per transaction: short locks, and a bounded query. */
 export const SWEEP_BATCH = 100;
 
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -181,12 +187,23 @@ export class Worker {
   async sweepUnused(): Promise<number> {
     const { sweep } = this.options;
     if (!sweep) return 0;
+    return this.inBatches(async (limit) => (await this.parts.images.deleteUnused(sweep.ageMs, limit)).length);
+  }
+
+  /** Deletes the rate-limit rows whose window has ended (the next hit would restart them anyway); answers how many. */
+  async sweepRateLimits(): Promise<number> {
+    const { rateLimits } = this.parts;
+    return rateLimits ? this.inBatches((limit) => rateLimits.deleteExpired(limit)) : 0;
+  }
+
+  /** Runs `batch` until it deletes fewer than SWEEP_BATCH rows or the worker stops; answers the total. */
+  private async inBatches(batch: (limit: number) => Promise<number>): Promise<number> {
     let total = 0;
     for (;;) {
-      const deleted = await this.parts.images.deleteUnused(sweep.ageMs, SWEEP_BATCH);
-      total += deleted.length;
-      // Short: nothing more is due (a candidate a job took meanwhile is no longer one next time).
-      if (deleted.length < SWEEP_BATCH || this.stopping) return total;
+      const deleted = await batch(SWEEP_BATCH);
+      total += deleted;
+      // Short: nothing more is due (a candidate taken meanwhile is no longer one next time).
+      if (deleted < SWEEP_BATCH || this.stopping) return total;
     }
   }
 
@@ -198,6 +215,11 @@ export class Worker {
         if (deleted > 0) logger?.info({ deleted }, 'worker: unused uploads deleted');
       } catch (err) {
         logger?.error({ err }, 'worker: sweeping unused uploads failed');
+      }
+      try {
+        await this.sweepRateLimits();
+      } catch (err) {
+        logger?.error({ err }, 'worker: sweeping ended rate-limit windows failed');
       }
       await sleep(intervalMs, this.stopped.signal);
     }
@@ -344,6 +366,7 @@ export function createWorker(
       images: container.images,
       engine: container.engine,
       testEngines: container.testEngines,
+      rateLimits: container.rateLimits,
       logger,
     },
     {

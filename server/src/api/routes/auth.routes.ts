@@ -6,6 +6,7 @@ import {
   type SignInErrorCode,
   type StoreReturnUrlResponse,
 } from '@roomstager/contracts';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { SignInError } from '../../services/auth.service.ts';
@@ -22,10 +23,15 @@ const ONE_MINUTE_MS = 60_000;
  */
 export function authRoutes(app: FastifyInstance, { config, auth }: Container): void {
   const cookies = sessionCookies(config);
-  const perMinute = { max: config.SIGN_IN_RATE_LIMIT, timeWindow: ONE_MINUTE_MS };
-  const limitStart = app.createRateLimit(perMinute);
-  const limitCallback = app.createRateLimit(perMinute);
-  const limitStore = app.createRateLimit(perMinute);
+  // Per client address, each limiter under its own name: a shared store tells them apart by key.
+  const perMinute = (name: string) => ({
+    max: config.SIGN_IN_RATE_LIMIT,
+    timeWindow: ONE_MINUTE_MS,
+    keyGenerator: (req: FastifyRequest) => `${name}:${normalizeIP(req.ip)}`,
+  });
+  const limitStart = app.createRateLimit(perMinute('sign-in-start'));
+  const limitCallback = app.createRateLimit(perMinute('sign-in-callback'));
+  const limitStore = app.createRateLimit(perMinute('sign-in-return-url'));
 
   /** Absolute URL on this origin: the browser can only land here. */
   const redirectHere = (reply: FastifyReply, path: string) => reply.redirect(`${config.publicOrigin}${path}`, 302);
@@ -46,9 +52,11 @@ export function authRoutes(app: FastifyInstance, { config, auth }: Container): v
     return false;
   };
 
+  // The limit is checked inside each try: a limiter that cannot count (database down) fails the
+  // sign-in with the usual redirect, and lets nothing through.
   app.get('/api/auth/google', async (req, reply) => {
-    if (await rateLimited(req, limitStart)) return failSignIn(reply, 'RATE_LIMITED', SIGN_IN_RATE_LIMITED_MESSAGE);
     try {
+      if (await rateLimited(req, limitStart)) return failSignIn(reply, 'RATE_LIMITED', SIGN_IN_RATE_LIMITED_MESSAGE);
       const { token, authorizationUrl } = await auth.beginSignIn(req.cookies[cookies.names.signIn]);
       cookies.setSignIn(reply, token);
       return reply.redirect(authorizationUrl.href, 302);
@@ -60,10 +68,10 @@ export function authRoutes(app: FastifyInstance, { config, auth }: Container): v
   });
 
   app.get('/api/auth/google/callback', async (req, reply) => {
-    if (await rateLimited(req, limitCallback)) return failSignIn(reply, 'RATE_LIMITED', SIGN_IN_RATE_LIMITED_MESSAGE);
     const queryStart = req.url.indexOf('?');
     const search = queryStart >= 0 ? req.url.slice(queryStart) : '';
     try {
+      if (await rateLimited(req, limitCallback)) return failSignIn(reply, 'RATE_LIMITED', SIGN_IN_RATE_LIMITED_MESSAGE);
       const done = await auth.completeSignIn({
         attemptToken: req.cookies[cookies.names.signIn],
         search,
