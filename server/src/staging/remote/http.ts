@@ -180,7 +180,10 @@ export class HttpClient {
       let bytes: Buffer;
       let headers: Headers;
       try {
-        const init: RequestInit = { method: spec.method, signal: combined, redirect: 'follow' };
+        // A request carrying the key never follows a redirect: fetch would forward custom key
+        // headers (x-goog-api-key) to wherever it points (SEC-08). Downloads without it may.
+        const keyed = Object.values(spec.headers ?? {}).some((v) => v.includes(this.options.secret));
+        const init: RequestInit = { method: spec.method, signal: combined, redirect: keyed ? 'manual' : 'follow' };
         if (spec.headers) init.headers = spec.headers;
         if (spec.body) init.body = spec.body();
         const response = await this.fetch(spec.url, init);
@@ -201,6 +204,7 @@ export class HttpClient {
         throw this.error('unavailable', `${detail} (after ${attempt} tries)`, undefined, err);
       }
       if (status >= 200 && status < 300) return { bytes, contentType: headers.get('content-type') };
+      if (status >= 300 && status < 400) throw this.error('bad_request', `${spec.what}: HTTP ${status}: refused to follow a redirect with the key`, status);
 
       const text = bytes.toString('utf8');
       let body: unknown;

@@ -55,6 +55,15 @@ export class ReplicateEngine implements StagingEngine {
     return { authorization: `Bearer ${this.options.apiKey}` };
   }
 
+  /** Whether a URL from an answer is on the API's own origin: only there does the token go (SEC-08). */
+  private onApi(url: string): boolean {
+    try {
+      return new URL(url).origin === new URL(this.base).origin;
+    } catch {
+      return false;
+    }
+  }
+
   async stage(input: StageInput): Promise<StageOutput> {
     const prepared = await prepareInput(input.image);
     const { owner, name, version } = parseReplicateModel(this.model);
@@ -84,6 +93,7 @@ export class ReplicateEngine implements StagingEngine {
       while (prediction.status === 'starting' || prediction.status === 'processing') {
         const getUrl = prediction.urls?.get;
         if (!getUrl) throw this.http.error('invalid_response', `prediction ${prediction.id} is ${prediction.status} without urls.get`);
+        if (!this.onApi(getUrl)) throw this.http.error('invalid_response', `prediction ${prediction.id}: urls.get is not on the API's origin`);
         if (Date.now() - started + delay > this.options.timeoutMs) {
           throw this.http.error('timeout', `prediction ${prediction.id} still ${prediction.status} after ${Date.now() - started} ms`);
         }
@@ -108,14 +118,9 @@ export class ReplicateEngine implements StagingEngine {
     }
     const url = Array.isArray(prediction.output) ? prediction.output[0] : prediction.output;
     if (!url) throw this.http.error('invalid_response', `prediction ${prediction.id} succeeded without an output`);
-    let host: string;
-    try {
-      host = new URL(url).host;
-    } catch {
-      throw this.http.error('invalid_response', `prediction ${prediction.id}: the output is not a URL`);
-    }
+    if (!URL.canParse(url)) throw this.http.error('invalid_response', `prediction ${prediction.id}: the output is not a URL`);
     // The token goes to the API only, never to the file host.
-    const headers = host === new URL(this.base).host ? this.auth : {};
+    const headers = this.onApi(url) ? this.auth : {};
     const { bytes } = await this.http.bytes({ method: 'GET', url, headers, what: 'output download' }, run);
     if (bytes.length === 0) throw this.http.error('invalid_response', `prediction ${prediction.id}: the output is empty`);
     return finishOutput(this.http, bytes, prepared, this.model, REPLICATE_COST_MICROS);
@@ -123,7 +128,7 @@ export class ReplicateEngine implements StagingEngine {
 
   private cancel(prediction: Prediction, run: EngineRun): void {
     const url = prediction.urls?.cancel;
-    if (!url || !(prediction.status === 'starting' || prediction.status === 'processing')) return;
+    if (!url || !this.onApi(url) || !(prediction.status === 'starting' || prediction.status === 'processing')) return;
     const fetchImpl = this.options.fetch ?? globalThis.fetch;
     fetchImpl(url, { method: 'POST', headers: this.auth, signal: AbortSignal.timeout(10_000) }).then(
       (res) => res.body?.cancel(),

@@ -85,6 +85,25 @@ describe('Gemini engine', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('does not follow a redirect with the key to another address, nor retry it (SEC-08)', async () => {
+    const elsewhere = await startFake([json(200, {})]);
+    try {
+      const { engine, fake } = await setup([
+        (_req, res) => {
+          res.writeHead(307, { location: `${elsewhere.baseUrl}/collect` });
+          res.end();
+        },
+      ]);
+      const err = await failure(engine);
+      expect(err.kind).toBe('bad_request');
+      expect(err.message).toContain('redirect');
+      expect(fake.requests).toHaveLength(1);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('retries a rate limit, then succeeds', async () => {
     const { engine, fake } = await setup([
       json(429, { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } }),

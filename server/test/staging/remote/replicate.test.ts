@@ -101,6 +101,35 @@ describe('Replicate engine', () => {
     expect(out.model).toBe(`${MODEL}:0123abcd`);
   });
 
+  it('never sends the token to a poll or cancel URL off the API origin (SEC-08)', async () => {
+    const elsewhere = await startFake([json(200, {})]);
+    fakes.push(elsewhere);
+    const { engine } = await startApi(() => [
+      json(201, { ...prediction(elsewhere.baseUrl, 'starting'), urls: { get: `${elsewhere.baseUrl}/v1/predictions/p1`, cancel: `${elsewhere.baseUrl}/cancel` } }),
+    ]);
+    const err = await failure(engine);
+    expect(err.kind).toBe('invalid_response');
+    expect(err.message).toContain("not on the API's origin");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(elsewhere.requests).toHaveLength(0);
+  });
+
+  it('follows a redirect of the output file, which carries no token', async () => {
+    const host = await files();
+    const cdn = await startFake([
+      (_req, res) => {
+        res.writeHead(302, { location: `${host.baseUrl}/real.jpg` });
+        res.end();
+      },
+    ]);
+    fakes.push(cdn);
+    const { engine } = await startApi((base) => [json(201, prediction(base, 'succeeded', { output: `${cdn.baseUrl}/out.jpg` }))]);
+    const out = await stageWith(engine);
+    expect((await sharp(out.image).metadata()).width).toBe(800);
+    expect(host.requests.map((r) => r.url)).toEqual(['/real.jpg']);
+    expect(host.requests[0]!.headers.authorization).toBeUndefined();
+  });
+
   it('reports a prediction failed by the safety filter as a refusal, and does not retry a 422', async () => {
     const first = await startApi((base) => [json(201, prediction(base, 'failed', { error: 'Prediction failed: input or output flagged as sensitive (E005)' }))]);
     const err = await failure(first.engine);
