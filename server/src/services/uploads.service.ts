@@ -1,8 +1,9 @@
 import type { UploadRequest, UploadResponse } from '@roomstager/contracts';
-import { AppError, BadRequestError } from '../api/errors.ts';
+import { BadRequestError } from '../api/errors.ts';
 import type { Db } from '../db/client.ts';
 import { decodeBase64Image, normaliseUpload } from './image-files.ts';
 import { imageUrl, type ImagesService } from './images.service.ts';
+import { Semaphore } from './semaphore.ts';
 
 /** A browser's File.name never holds a path: a name that does is refused (it would never be used as one anyway). */
 // eslint-disable-next-line no-control-regex
@@ -11,33 +12,6 @@ const PATH_LIKE_NAME = /[/\\\u0000-\u001f\u007f]|^\.{1,2}$/;
 /** At most this many uploads decode at once (each can hold ~160 MB of pixels); a few more wait. */
 const MAX_DECODING = 2;
 const MAX_WAITING = 8;
-
-class Semaphore {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(
-    private readonly limit: number,
-    private readonly queueLimit: number,
-  ) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) {
-      if (this.waiting.length >= this.queueLimit) {
-        throw new AppError(503, 'The server is busy processing other photos. Please try again in a moment.', 'BUSY');
-      }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.active++;
-    }
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
-}
 
 /**
  * `POST /api/upload`: the base64 is checked before decoding, the bytes by content (never by the
