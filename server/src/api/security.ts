@@ -48,6 +48,8 @@ export function helmetOptions(secure: boolean, paymentSources: readonly string[]
     // HSTS only means something over HTTPS; on http://localhost it would only confuse browsers.
     strictTransportSecurity: secure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     xFrameOptions: { action: 'deny' },
+    // Other sites get the origin only, never a path; PayPal's SDK identifies the merchant's site
+    // by it, which helmet's default no-referrer would hide.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   };
 }
