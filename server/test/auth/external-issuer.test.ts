@@ -1,6 +1,7 @@
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeParts } from '../../src/container.ts';
+import { signInAttempts } from '../../src/db/schema.ts';
 import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
 import { CookieJar, get, localPath, me, startSignIn } from './sign-in-helpers.ts';
 
@@ -120,6 +121,27 @@ describe.each(databaseKinds)('sign-in against an independent OIDC issuer on %s',
     const adopted = await get(t.app, fresh, callbackPath);
     expect(localPath(String(adopted.headers.location))).toBe('/login?error=OAuthCallback');
     expect(adopted.cookies.find((c) => c.name === 'rs_session')).toBeUndefined();
+  });
+
+  it('refuses a wrong PKCE verifier: the provider rejects the code exchange', async () => {
+    const jar = new CookieJar();
+    const callbackPath = await authorize(jar);
+    // As if the verifier had been swapped: the exchange sends one that does not match the challenge.
+    await t.container.database.db.update(signInAttempts).set({ codeVerifier: 'x'.repeat(64) });
+    const issued = tokenRequests.length;
+    const res = await get(t.app, jar, callbackPath);
+    expect(localPath(String(res.headers.location))).toBe('/login?error=OAuthCallback');
+    expect(res.cookies.find((c) => c.name === 'rs_session')).toBeUndefined();
+    // The provider refused the exchange itself: it never got as far as issuing tokens.
+    expect(tokenRequests.length).toBe(issued);
+  });
+
+  it('refuses an injected iss parameter in the authorization response (mix-up attack)', async () => {
+    const jar = new CookieJar();
+    const callbackPath = await authorize(jar);
+    const res = await get(t.app, jar, `${callbackPath}&iss=${encodeURIComponent('https://evil.example')}`);
+    expect(localPath(String(res.headers.location))).toBe('/login?error=OAuthCallback');
+    expect(res.cookies.find((c) => c.name === 'rs_session')).toBeUndefined();
   });
 
   it('refuses a wrong nonce', async () => {
