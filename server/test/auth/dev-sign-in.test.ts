@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditTransactions, sessions, users } from '../../src/db/schema.ts';
+import { creditTransactions, sessions, signInAttempts, users } from '../../src/db/schema.ts';
 import { hashToken } from '../../src/services/auth.service.ts';
 import { createTestApp, databaseKinds, sameOrigin, type TestApp } from '../helpers.ts';
 import { CookieJar, get, localPath, me, signInWithDevIssuer, startSignIn, storeReturnUrl, submitDevSignIn } from './sign-in-helpers.ts';
@@ -259,6 +259,18 @@ describe.each(databaseKinds)('sign-in through the development issuer on %s', (ki
     expect(landing).toBe('/generate');
     const location = new URL(String(callback.headers.location));
     expect(location.origin).toBe('http://localhost:3000');
+  });
+
+  it('checks the stored returnTo again at the callback, so a tampered row cannot send the user off-site (RED-02)', async () => {
+    const jar = new CookieJar();
+    await storeReturnUrl(t.app, jar, '/gallery');
+    const authorizationUrl = await startSignIn(t.app, jar);
+    const callbackPath = await submitDevSignIn(t.app, authorizationUrl, { name: 'Tamper', email: 'tamper@example.com' });
+    await t.container.database.db.update(signInAttempts).set({ returnTo: '//evil.example/steal' });
+    const callback = await get(t.app, jar, callbackPath);
+    expect(callback.statusCode).toBe(302);
+    expect(new URL(String(callback.headers.location)).origin).toBe('http://localhost:3000');
+    expect(localPath(String(callback.headers.location))).toBe('/generate');
   });
 
   it('keeps an encoded-slash path on this origin', async () => {
