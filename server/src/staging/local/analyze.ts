@@ -1,5 +1,6 @@
 import { Camera } from './camera.ts';
 import { detectCounters, type Counter } from './counters.ts';
+import { detectObstacles, type Obstacle } from './obstacles.ts';
 import type { RgbImage } from './image.ts';
 import { blurPlane, detectSegments, gradient, type Plane, type Segment } from './lines.ts';
 import { fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
@@ -44,6 +45,8 @@ export interface RoomModel {
   floorGloss: number;
   /** Kitchen counters along the walls (bar stools go in front of them). */
   counters: Counter[];
+  /** Things standing free on the floor (kitchen islands among them): nothing may stand in or behind them. */
+  obstacles: Obstacle[];
 }
 
 export const ANALYSIS_LONG_SIDE = 640;
@@ -353,5 +356,6 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const floorColor = floorReference(color);
   const floorGloss = estimateGloss(camera, box, openings, color);
   const counters = detectCounters(camera, box, color, walls, openings, floorColor);
-  return { camera, box, walls, openings, segments, defaultCamera: !fromVp, floorColor, floorGloss, counters };
+  const obstacles = detectObstacles(camera, box, color, counters, floorColor, floorGloss);
+  return { camera, box, walls, openings, segments, defaultCamera: !fromVp, floorColor, floorGloss, counters, obstacles };
 }

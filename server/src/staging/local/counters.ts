@@ -21,10 +21,10 @@ const EDGE_LO = 0.7;
 const EDGE_HI = 1.1;
 const EDGE_STEP = 0.01;
 /** Plausible worktop heights once the cabinets' depth is known: lower edges are radiators and sills, higher ones bars. */
-const MIN_HEIGHT = 0.82;
-const MAX_HEIGHT = 1.0;
+export const MIN_HEIGHT = 0.82;
+export const MAX_HEIGHT = 1.0;
 /** The found edge is the worktop's underside; its top is this much higher. */
-const WORKTOP = 0.02;
+export const WORKTOP = 0.02;
 /** Below the worktop (doors) and above it (splashback), compared for a change of surface. */
 const LOWER_BAND = [0.3, 0.42, 0.54, 0.66];
 const UPPER_BAND = [1.12, 1.22, 1.32];
@@ -55,7 +55,7 @@ export function detectCounters(cam: Camera, box: RoomBox, c: ColorPlanes, walls:
     const [lo, hi] = wallRange(box, wall.id);
     const bins: Bin[] = [];
     for (let a = lo + BIN / 2; a < hi; a += BIN) {
-      const edge = counterEdge(cam, box, c, wall.id, a);
+      const edge = counterEdge(cam, c, (y) => wallPoint(box, wall.id, a, y));
       // Doors and low windows break a run, and an edge at an opening's bottom is its sill.
       const cut = openings.some((o) => o.wall === wall.id && a > o.from && a < o.to && (o.bottom < MIN_HEIGHT || Math.abs(o.bottom - (edge ?? 0)) < SILL));
       bins.push({ along: a, edge: cut ? null : edge });
@@ -89,27 +89,27 @@ export function detectCounters(cam: Camera, box: RoomBox, c: ColorPlanes, walls:
 }
 
 /**
- * The worktop's height in one bin on the wall plane, or null when the bin does not look like a
- * counter. Steps in colour are measured between 5 cm bands below and above each height, so thin
+ * The worktop's height on a vertical line of points `at(y)` (a 10 cm bin of a wall plane or of
+ * an island's front), or null when the line does not look like a counter. Steps in colour are measured between 5 cm bands below and above each height, so thin
  * lines (drawer gaps, grain) do not count; the lowest clear step is the worktop's underside,
  * since its back edge against the wall and any window sill above it show higher up.
  */
-function counterEdge(cam: Camera, box: RoomBox, c: ColorPlanes, wall: WallId, along: number): number | null {
+export function counterEdge(cam: Camera, c: ColorPlanes, at: (y: number) => Vec3): number | null {
   const n = Math.round((EDGE_HI - EDGE_LO) / EDGE_STEP);
   // Colours at every centimetre from just under the lowest band to just over the highest.
   const offsets = [0.02, 0.045, 0.07];
   const y0 = EDGE_LO - 0.07;
   const samples: Vec3[] = [];
   for (let k = 0; k <= n + 14; k++) {
-    const p = cam.project(wallPoint(box, wall, along, y0 + k * EDGE_STEP));
+    const p = cam.project(at(y0 + k * EDGE_STEP));
     const out: Vec3 = [0, 0, 0];
     if (p.depth < 0.3 || !sampleColor(c, p.u, p.v, out)) return null;
     samples.push(out);
   }
-  const at = (h: number) => samples[Math.round((h - y0) / EDGE_STEP)]!;
+  const sampleAt = (h: number) => samples[Math.round((h - y0) / EDGE_STEP)]!;
   const mean = (hs: number[]): Vec3 => {
     const m: Vec3 = [0, 0, 0];
-    for (const h of hs) for (let k = 0; k < 3; k++) m[k]! += at(h)[k]! / hs.length;
+    for (const h of hs) for (let k = 0; k < 3; k++) m[k]! += sampleAt(h)[k]! / hs.length;
     return m;
   };
   const profile: number[] = [];
@@ -126,17 +126,17 @@ function counterEdge(cam: Camera, box: RoomBox, c: ColorPlanes, wall: WallId, al
     }
   }
   if (edge === null) return null;
-  const lower = bandColor(cam, box, c, wall, along, LOWER_BAND);
-  const upper = bandColor(cam, box, c, wall, along, UPPER_BAND);
+  const lower = bandColor(cam, c, at, LOWER_BAND);
+  const upper = bandColor(cam, c, at, UPPER_BAND);
   if (!lower || !upper || colorDist(lower, upper) < MIN_BAND_CHANGE) return null;
   return edge;
 }
 
-function bandColor(cam: Camera, box: RoomBox, c: ColorPlanes, wall: WallId, along: number, heights: number[]): Vec3 | null {
+function bandColor(cam: Camera, c: ColorPlanes, at: (y: number) => Vec3, heights: number[]): Vec3 | null {
   const sum: Vec3 = [0, 0, 0];
   const tmp: Vec3 = [0, 0, 0];
   for (const h of heights) {
-    const p = cam.project(wallPoint(box, wall, along, h));
+    const p = cam.project(at(h));
     if (p.depth < 0.3 || !sampleColor(c, p.u, p.v, tmp)) return null;
     for (let k = 0; k < 3; k++) sum[k]! += tmp[k]! / heights.length;
   }

@@ -1,6 +1,7 @@
 import type { RoomModel, WallId } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import type { RgbImage } from './image.ts';
+import { obstacleZone } from './layout.ts';
 import { wallPoint } from './roombox.ts';
 import type { Vec3 } from './vec.ts';
 
@@ -74,6 +75,19 @@ export function drawDebug(photo: RgbImage, room: RoomModel, footprints: Footprin
   for (const k of room.counters) {
     for (const y of [0, k.height]) drawWorld(img, cam, wallPoint(room.box, k.wall, k.from, y, k.front), wallPoint(room.box, k.wall, k.to, y, k.front), [255, 150, 0], thick + 1);
     for (const a of [k.from, k.to]) drawWorld(img, cam, wallPoint(room.box, k.wall, a, 0, k.front), wallPoint(room.box, k.wall, a, k.height, k.front), [255, 150, 0], thick);
+  }
+  // Obstacles in violet: the footprint, and an island's worktop edge over its near side.
+  for (const o of room.obstacles) {
+    const c: Rgb = [170, 80, 255];
+    const fp = obstacleZone(o);
+    fp.forEach(([x, z], k) => {
+      const [x2, z2] = fp[(k + 1) % 4]!;
+      drawWorld(img, cam, [x, 0, z], [x2, 0, z2], c, thick + 1);
+    });
+    if (o.worktop !== null) {
+      drawWorld(img, cam, [o.left, o.worktop, o.near], [o.right, o.worktop, o.near], c, thick + 1);
+      for (const x of [o.left, o.right]) drawWorld(img, cam, [x, 0, o.near], [x, o.worktop, o.near], c, thick);
+    }
   }
   for (const wall of room.walls) {
     for (const [a, b] of wall.blocked) drawWorld(img, cam, at(wall.id, a, 0.05), at(wall.id, b, 0.05), [255, 0, 0], thick + 1);

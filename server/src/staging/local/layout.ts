@@ -1,6 +1,7 @@
 import type { RoomType } from '@roomstager/contracts';
 import type { Opening, RoomModel, WallId } from './analyze.ts';
 import type { Counter } from './counters.ts';
+import type { Obstacle } from './obstacles.ts';
 import { barStoolBack, pieceSize, type PieceKind, type Size } from './furniture.ts';
 import { wallPoint } from './roombox.ts';
 import type { StyleDef } from './styles.ts';
@@ -85,6 +86,16 @@ export function counterZone(room: RoomModel, c: Counter): Pt[] {
     return [p[0], p[2]];
   };
   return [at(c.from, back), at(c.to, back), at(c.to, c.front), at(c.from, c.front)];
+}
+
+/** The floor an obstacle stands on. */
+export function obstacleZone(o: Obstacle): Pt[] {
+  return [[o.left, o.near], [o.right, o.near], [o.right, o.far], [o.left, o.far]];
+}
+
+/** Pixel box of an obstacle at the analysis camera (1 m tall unless it is an island). */
+function obstacleImageBox(room: RoomModel, o: Obstacle): { u0: number; v0: number; u1: number; v1: number } | null {
+  return imageBox(room, { kind: 'sideboard', x: (o.left + o.right) / 2, z: (o.near + o.far) / 2, yaw: 0, size: { w: o.right - o.left, d: o.far - o.near, h: o.worktop ?? 1 }, lift: 0 });
 }
 
 /** Pixel box of a placement's 3D bounds at the analysis camera. */
@@ -189,6 +200,15 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
     }
   }
   if (onFloor(p) && room.counters.some((c) => polygonsOverlap(fp, counterZone(room, c), 0.03))) return 'in a counter';
+  if (!onCounter(p)) {
+    for (const o of room.obstacles) {
+      if (!raised && polygonsOverlap(fp, obstacleZone(o), 0.03)) return 'on an obstacle';
+      // The photo's object would hide anything deeper that it overlaps, and the renderer cannot.
+      const ob = obstacleImageBox(room, o);
+      if (!ob || !fp.some(([, z]) => z > o.near)) continue;
+      if (box.u0 < ob.u1 && ob.u0 < box.u1 && box.v0 < ob.v1 && ob.v0 < box.v1) return 'behind an obstacle';
+    }
+  }
   for (const q of placed) {
     if (p.kind === 'rug' || q.kind === 'rug') continue;
     if (wallPiece !== (q.kind === 'art')) continue;
@@ -420,23 +440,46 @@ export function layoutRoom(room: RoomModel, roomType: RoomType, style: StyleDef)
   return floatingLayout(room, group, style, zTarget);
 }
 
+/** Base cabinets stools can face: a counter along a wall or an island's near side. */
+interface Bar {
+  /** Frame at `along` with local +Z pointing from behind the cabinets towards the stools. */
+  frame: (along: number) => { x: number; z: number; yaw: number };
+  from: number;
+  to: number;
+  /** Distance of the cabinets' front from the frame's origin, and the worktop height. */
+  front: number;
+  height: number;
+  /** Preference: stools at an island look natural, at a wall counter they need knee space. */
+  bonus: number;
+}
+
+function bars(room: RoomModel): Bar[] {
+  const out: Bar[] = [];
+  for (const o of room.obstacles) {
+    // Only the near side: stools behind the island would be hidden by it in the photo.
+    if (o.worktop !== null) out.push({ frame: (a) => ({ x: a, z: o.far, yaw: Math.PI }), from: o.left, to: o.right, front: o.far - o.near, height: o.worktop, bonus: 3 });
+  }
+  for (const c of room.counters) out.push({ frame: (a) => wallFrame(room, c.wall, a), from: c.from, to: c.to, front: c.front, height: c.height, bonus: 0 });
+  return out;
+}
+
 /**
- * A kitchen with a counter: two to four bar stools along its front, facing it, sized to its
- * height; a runner under them, a bowl of fruit on the worktop and a plant at one end. The row
- * slides along each counter to where the most stools fit nearest the photo's mid-ground.
+ * A kitchen with an island or a counter: two to four bar stools along its front, facing it,
+ * sized to its height; a runner under them, a bowl of fruit on the worktop and a plant at one
+ * end. The row slides along each to where the most stools fit nearest the photo's mid-ground.
  */
 function counterLayout(room: RoomModel, style: StyleDef, zTarget: number): Placement[] | null {
-  let best: { stools: Placement[]; counter: Counter; a: number; spacing: number; score: number } | null = null;
-  for (const counter of room.counters) {
+  let best: { stools: Placement[]; bar: Bar; a: number; spacing: number; score: number } | null = null;
+  for (const bar of bars(room)) {
     const base = pieceSize('barStool', style);
     // Seat about 27 cm under the worktop, as for people sitting at it.
-    const size: Size = { ...base, h: clamp(counter.height - 0.27, 0.55, 0.8) + barStoolBack(style) };
+    const size: Size = { ...base, h: clamp(bar.height - 0.27, 0.55, 0.8) + barStoolBack(style) };
     const spacing = Math.max(0.6, size.w + 0.15);
-    const slot: Slot = { kind: 'barStool', s: 0, o: counter.front + size.d / 2 + 0.08, yaw: Math.PI, weight: 1, size };
+    const slot: Slot = { kind: 'barStool', s: 0, o: bar.front + size.d / 2 + 0.08, yaw: Math.PI, weight: 1, size };
     for (let n = 4; n >= 2; n--) {
       const span = n * spacing;
-      for (let a = counter.from + span / 2 - 0.1; a <= counter.to - span / 2 + 0.1 + 1e-9; a += 0.1) {
-        const frame = wallFrame(room, counter.wall, a);
+      for (let a = bar.from + span / 2 - 0.1; a <= bar.to - span / 2 + 0.1 + 1e-9; a += 0.1) {
+        const frame = bar.frame(a);
         const stools: Placement[] = [];
         for (let i = 0; i < n; i++) {
           const p = place(frame, slot, (i - (n - 1) / 2) * spacing, style);
@@ -445,14 +488,14 @@ function counterLayout(room: RoomModel, style: StyleDef, zTarget: number): Place
         }
         if (stools.length < n) continue;
         const depth = stools.reduce((acc, p) => acc + room.camera.toCamera([p.x, 0, p.z])[2], 0) / n;
-        const score = 2 * n - 0.9 * Math.abs(depth - zTarget) - 0.5 * Math.abs(a - (counter.from + counter.to) / 2);
-        if (!best || score > best.score + 1e-9) best = { stools, counter, a, spacing, score };
+        const score = 2 * n + bar.bonus - 0.9 * Math.abs(depth - zTarget) - 0.5 * Math.abs(a - (bar.from + bar.to) / 2);
+        if (!best || score > best.score + 1e-9) best = { stools, bar, a, spacing, score };
       }
     }
   }
   if (!best) return null;
-  const { counter, a, spacing, stools } = best;
-  const frame = wallFrame(room, counter.wall, a);
+  const { bar, a, spacing, stools } = best;
+  const frame = bar.frame(a);
   const n = stools.length;
   const placed: Placement[] = [];
   const tryAdd = (slot: Slot, sides: number[]): void => {
@@ -465,13 +508,13 @@ function counterLayout(room: RoomModel, style: StyleDef, zTarget: number): Place
     }
   };
   for (const w of [n * spacing + 0.4, n * spacing]) {
-    if (!placed.length) tryAdd({ kind: 'rug', s: 0, o: counter.front + 0.5, yaw: 0, weight: 1, size: { ...pieceSize('rug', style), w, d: 0.8 } }, [0]);
+    if (!placed.length) tryAdd({ kind: 'rug', s: 0, o: bar.front + 0.5, yaw: 0, weight: 1, size: { ...pieceSize('rug', style), w, d: 0.8 } }, [0]);
   }
   placed.push(...stools);
   // The bowl sits between two stools, where their backs do not hide it.
-  tryAdd({ kind: 'bowl', s: 0, o: counter.front - 0.3, yaw: 0, weight: 1, lift: counter.height }, [n % 2 ? spacing / 2 : 0]);
+  tryAdd({ kind: 'bowl', s: 0, o: bar.front - 0.3, yaw: 0, weight: 1, lift: bar.height }, [n % 2 ? spacing / 2 : 0]);
   const end = (n * spacing) / 2 + 0.4;
-  tryAdd({ kind: 'plant', s: end, o: counter.front + 0.35, yaw: 0, weight: 1 }, [end, -end]);
+  tryAdd({ kind: 'plant', s: end, o: bar.front + 0.35, yaw: 0, weight: 1 }, [end, -end]);
   return placed;
 }
 

@@ -29,6 +29,8 @@ export interface SyntheticRoom {
   window?: { from: number; to: number; bottom: number; top: number };
   /** A run of kitchen base cabinets with a worktop along a wall. */
   counter?: SyntheticCounter;
+  /** A free-standing kitchen island: centre (x, z), width along X, depth along Z, worktop height (metres). */
+  island?: SyntheticIsland;
   floorColor: Vec3;
   wallColor: Vec3;
 }
@@ -61,6 +63,14 @@ export interface SyntheticCounter {
   upper: boolean;
 }
 
+export interface SyntheticIsland {
+  x: number;
+  z: number;
+  w: number;
+  d: number;
+  height: number;
+}
+
 export function syntheticCamera(s: SyntheticRoom): Camera {
   return new Camera({
     width: s.width,
@@ -86,9 +96,37 @@ const SHADOW_GAP = 7;
 const HANDLE = 8;
 
 /**
- * Base cabinets (doors, toe kick, handles) under a worktop, and wall cabinets beside the
- * window, built in the wall's frame: local X along the wall, local Z out into the room.
+ * Base cabinets (doors, toe kick, handles) under a worktop in the builder's current frame: local
+ * X along the run (half length `half`), local Z from the back (0) to the doors' front (`D`).
+ * `island` stands them free: doors and a worktop overhang on the back too, panels at the ends.
  */
+function baseCabinets(b: MeshBuilder, half: number, D: number, height: number, island: boolean): void {
+  const top = 0.035;
+  const plinth = 0.1;
+  const back = island ? 0.02 : 0;
+  const kick = island ? 0.06 : 0;
+  const over = island ? 0.015 : 0;
+  // Carcass and toe kick are dark so the gaps between the doors read as lines.
+  b.box([0, plinth / 2, (kick + D - 0.06) / 2], [half, plinth / 2, (D - 0.06 - kick) / 2], SHADOW_GAP);
+  b.box([0, (plinth + height - top) / 2, (back + D - 0.02) / 2], [half, (height - top - plinth) / 2, (D - 0.02 - back) / 2], SHADOW_GAP);
+  b.box([0, height - top / 2, (D + 0.015 - over) / 2], [half + 0.01 + over, top / 2, (D + 0.015 + over) / 2], WORKTOP);
+  const doors = Math.max(1, Math.round((2 * half) / 0.6));
+  const dw = (2 * half) / doors;
+  // Front doors, and on an island the same on the back (z mirrored).
+  const faces: Array<[number, number]> = island ? [[D - 0.01, 1], [0.01, -1]] : [[D - 0.01, 1]];
+  for (const [face, out] of faces) {
+    for (let i = 0; i < doors; i++) {
+      const x = -half + dw * (i + 0.5);
+      b.box([x, (plinth + height - top) / 2, face], [dw / 2 - 0.003, (height - top - plinth) / 2 - 0.003, 0.01], CABINET);
+      b.box([x + (i % 2 ? -1 : 1) * (dw / 2 - 0.05), height - top - 0.12, face + out * 0.015], [0.006, 0.07, 0.006], HANDLE);
+    }
+  }
+  if (island) {
+    for (const x of [-half + 0.01, half - 0.01]) b.box([x, height / 2, D / 2], [0.01, height / 2 - 0.02, D / 2 - 0.01], CABINET);
+  }
+}
+
+/** Base cabinets along a wall, and wall cabinets beside the window, in the wall's frame (local Z out into the room). */
 function addCounter(b: MeshBuilder, s: SyntheticRoom, k: SyntheticCounter): void {
   const wall = k.wall ?? 'back';
   const mid = (k.from + k.to) / 2;
@@ -98,20 +136,7 @@ function addCounter(b: MeshBuilder, s: SyntheticRoom, k: SyntheticCounter): void
   else b.setTransform(s.right, mid, -Math.PI / 2);
   // Local X of a position along the wall (the frames above turn it one way or the other).
   const local = (along: number) => (wall === 'right' ? along - mid : mid - along);
-  const D = k.depth;
-  const top = 0.035;
-  const plinth = 0.1;
-  // Carcass and toe kick are dark so the gaps between the doors read as lines.
-  b.box([0, plinth / 2, (D - 0.06) / 2], [half, plinth / 2, (D - 0.06) / 2], SHADOW_GAP);
-  b.box([0, (plinth + k.height - top) / 2, (D - 0.02) / 2], [half, (k.height - top - plinth) / 2, (D - 0.02) / 2], SHADOW_GAP);
-  b.box([0, k.height - top / 2, (D + 0.015) / 2], [half + 0.01, top / 2, (D + 0.015) / 2], WORKTOP);
-  const doors = Math.max(1, Math.round((k.to - k.from) / 0.6));
-  const dw = (k.to - k.from) / doors;
-  for (let i = 0; i < doors; i++) {
-    const x = -half + dw * (i + 0.5);
-    b.box([x, (plinth + k.height - top) / 2, D - 0.01], [dw / 2 - 0.003, (k.height - top - plinth) / 2 - 0.003, 0.01], CABINET);
-    b.box([x + (i % 2 ? -1 : 1) * (dw / 2 - 0.05), k.height - top - 0.12, D + 0.005], [0.006, 0.07, 0.006], HANDLE);
-  }
+  baseCabinets(b, half, k.depth, k.height, false);
   if (k.upper) {
     const win = wall === 'back' ? s.window : undefined;
     const spans: Array<[number, number]> = win ? [[k.from, win.from - 0.15], [win.to + 0.15, k.to]] : [[k.from, k.to]];
@@ -124,6 +149,13 @@ function addCounter(b: MeshBuilder, s: SyntheticRoom, k: SyntheticCounter): void
       for (let i = 0; i < n; i++) b.box([c - (e - a) / 2 + w * (i + 0.5), 1.8, 0.345], [w / 2 - 0.003, 0.357, 0.01], CABINET);
     }
   }
+  b.setTransform(0, 0, 0);
+}
+
+/** An island, its doors facing the camera (local Z from its back edge towards -Z). */
+function addIsland(b: MeshBuilder, k: SyntheticIsland): void {
+  b.setTransform(k.x, k.z + k.d / 2, Math.PI);
+  baseCabinets(b, k.w / 2, k.d, k.height, true);
   b.setTransform(0, 0, 0);
 }
 
@@ -148,6 +180,7 @@ export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
     b.quad([w.from, w.bottom, B - 0.005], [w.to, w.bottom, B - 0.005], [w.to, w.top, B - 0.005], [w.from, w.top, B - 0.005], [0, 0, -1], WINDOW);
   }
   if (s.counter) addCounter(b, s, s.counter);
+  if (s.island) addIsland(b, s.island);
   const mesh = b.build();
   const cam = syntheticCamera(s);
   const colors = [

@@ -1,0 +1,270 @@
+import type { Camera } from './camera.ts';
+import { counterEdge, MAX_HEIGHT, MIN_HEIGHT, WORKTOP, type Counter } from './counters.ts';
+import { colorDist, LineScorer, type ColorPlanes, type RoomBox } from './roombox.ts';
+import type { Vec3 } from './vec.ts';
+
+/** Something standing on the floor inside the room box: a kitchen island, a column, a leftover object. */
+export interface Obstacle {
+  /** Floor rectangle in metres, square to the room (islands and fixtures nearly always are). */
+  left: number;
+  right: number;
+  near: number;
+  far: number;
+  /** Worktop height for a kitchen island, null for anything else. */
+  worktop: number | null;
+}
+
+/** Cell size in pixels at the analysis resolution: grout and plank gaps vanish in the cells' median. */
+const CELL = 4;
+/**
+ * Growing the floor: a neighbour joins when it differs little from the cell it is reached from
+ * (STEP, twice that two cells ahead) and from the colour carried along the path (DRIFT, which
+ * follows slowly at RATE), so light falloff passes while an object's outline, even softened by
+ * blur, stops the floor.
+ */
+const STEP = 0.035;
+const DRIFT = 0.07;
+const RATE = 0.05;
+/** Cells this close to the box's walls are left out: the box's walls are found to a few centimetres. */
+const WALL_MARGIN = 0.12;
+/** Smallest region (cells) and footprint width worth keeping off. */
+const MIN_CELLS = 60;
+const MIN_WIDTH = 0.3;
+/** Depth bounds behind the near face: at most MAX_DEPTH, less when floor is seen behind the object. */
+const MAX_DEPTH = 1;
+const MIN_DEPTH = 0.3;
+/** A free-standing object's near face is at least this far from the back wall (its depth and a passage). */
+const FREE_DEPTH = 1.2;
+/** Contrast density (as for the box's wall evidence) of a foot line or a vertical side. */
+const MIN_LINE = 0.5;
+/** An island's doors stand this far in front of its toe kick, the worktop's edge a little further. */
+const FACE_INSET = 0.075;
+/** Above this floor gloss, reflections of windows look like upright objects: only islands are kept. */
+const GLOSSY = 0.15;
+
+interface FloorCells {
+  cols: number;
+  rows: number;
+  /** Per cell: 0 outside the floor, 1 floor reached from the camera, 2 inside the floor but unlike it. */
+  state: Uint8Array;
+}
+
+/** Median of nine values (insertion sort: far cheaper than TypedArray.sort at this size). */
+function median9(v: Float32Array): number {
+  for (let i = 1; i < 9; i++) {
+    const x = v[i]!;
+    let j = i - 1;
+    while (j >= 0 && v[j]! > x) {
+      v[j + 1] = v[j]!;
+      j--;
+    }
+    v[j + 1] = x;
+  }
+  return v[4]!;
+}
+
+/**
+ * Grows the floor from the photo's bottom centre over 4-px cells: each cell is the mean of the
+ * blurred planes, then a 3x3 median removes lines one cell wide (grout, plank gaps).
+ */
+function floorCells(cam: Camera, box: RoomBox, c: ColorPlanes, counters: Counter[], floorRef: Vec3): FloorCells {
+  const cols = Math.floor(c.width / CELL);
+  const rows = Math.floor(c.height / CELL);
+  const n = cols * rows;
+  const mean = new Float32Array(3 * n);
+  for (let y = 0; y < rows * CELL; y++) {
+    const row = ((y / CELL) | 0) * cols;
+    for (let x = 0; x < cols * CELL; x++) {
+      const i = y * c.width + x;
+      const k = 3 * (row + ((x / CELL) | 0));
+      mean[k] = (mean[k] ?? 0) + (c.r[i] ?? 0);
+      mean[k + 1] = (mean[k + 1] ?? 0) + (c.g[i] ?? 0);
+      mean[k + 2] = (mean[k + 2] ?? 0) + (c.b[i] ?? 0);
+    }
+  }
+  const med = new Float32Array(3 * n);
+  const win = new Float32Array(9);
+  for (let r = 0; r < rows; r++) {
+    for (let q = 0; q < cols; q++) {
+      for (let ch = 0; ch < 3; ch++) {
+        let m = 0;
+        for (let dr = -1; dr <= 1; dr++) {
+          const rr = r + dr < 0 ? 0 : r + dr >= rows ? rows - 1 : r + dr;
+          for (let dq = -1; dq <= 1; dq++) {
+            const qq = q + dq < 0 ? 0 : q + dq >= cols ? cols - 1 : q + dq;
+            win[m++] = mean[3 * (rr * cols + qq) + ch] ?? 0;
+          }
+        }
+        med[3 * (r * cols + q) + ch] = median9(win) / (CELL * CELL);
+      }
+    }
+  }
+  const state = new Uint8Array(n);
+  const { left, right, back } = box;
+  for (let r = 0; r < rows; r++) {
+    for (let q = 0; q < cols; q++) {
+      const p = cam.floorPoint((q + 0.5) * CELL, (r + 0.5) * CELL);
+      if (!p || p[2] < 0.3 || p[0] < left + WALL_MARGIN || p[0] > right - WALL_MARGIN || p[2] > back - WALL_MARGIN) continue;
+      if (counters.some((k) => inCounter(box, k, p[0], p[2]))) continue;
+      state[r * cols + q] = 2;
+    }
+  }
+  const ref = new Float32Array(3 * n);
+  const queue = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  const dist = (i: number, a: Float32Array, j: number) =>
+    (Math.abs((med[3 * i] ?? 0) - (a[3 * j] ?? 0)) + Math.abs((med[3 * i + 1] ?? 0) - (a[3 * j + 1] ?? 0)) + Math.abs((med[3 * i + 2] ?? 0) - (a[3 * j + 2] ?? 0))) / 3;
+  for (let r = Math.floor(rows * 0.86); r < rows; r++) {
+    for (let q = Math.floor(cols * 0.3); q < cols * 0.7; q++) {
+      const i = r * cols + q;
+      const cell: Vec3 = [med[3 * i] ?? 0, med[3 * i + 1] ?? 0, med[3 * i + 2] ?? 0];
+      if (state[i] !== 2 || colorDist(cell, floorRef) >= DRIFT) continue;
+      state[i] = 1;
+      for (let k = 0; k < 3; k++) ref[3 * i + k] = floorRef[k]!;
+      queue[tail++] = i;
+    }
+  }
+  while (head < tail) {
+    const i = queue[head++]!;
+    const r = (i / cols) | 0;
+    const q = i - r * cols;
+    // Each direction with the cell two steps ahead: an outline blurred over two cells is two
+    // small steps, but one large one across both.
+    for (const [j, k] of [
+      [q > 0 ? i - 1 : -1, q > 1 ? i - 2 : -1],
+      [q < cols - 1 ? i + 1 : -1, q < cols - 2 ? i + 2 : -1],
+      [r > 0 ? i - cols : -1, r > 1 ? i - 2 * cols : -1],
+      [r < rows - 1 ? i + cols : -1, r < rows - 2 ? i + 2 * cols : -1],
+    ] as const) {
+      if (j < 0 || state[j] !== 2 || dist(j, med, i) >= STEP || dist(j, ref, i) >= DRIFT) continue;
+      if (k >= 0 && state[k] !== 0 && dist(k, med, i) >= 2 * STEP) continue;
+      state[j] = 1;
+      for (let ch = 0; ch < 3; ch++) ref[3 * j + ch] = (ref[3 * i + ch] ?? 0) + RATE * ((med[3 * j + ch] ?? 0) - (ref[3 * i + ch] ?? 0));
+      queue[tail++] = j;
+    }
+  }
+  return { cols, rows, state };
+}
+
+function inCounter(box: RoomBox, k: Counter, x: number, z: number): boolean {
+  const along = k.wall === 'back' ? x : z;
+  const dist = k.wall === 'left' ? x - box.left : k.wall === 'right' ? box.right - x : box.back - z;
+  return along > k.from - 0.1 && along < k.to + 0.1 && dist < k.front + 0.1;
+}
+
+const quantile = (a: number[], t: number) => a.slice().sort((p, q) => p - q)[Math.min(a.length - 1, Math.floor(t * a.length))] ?? 0;
+
+/**
+ * Finds obstacles on the floor: every region of the box's floor that the floor grown from the
+ * camera does not reach is a candidate. Its lowest outline, where it meets the floor, gives its
+ * near face; its depth is at most 1 m, and less when floor is seen just behind it. A worktop
+ * edge 0.82-1 m up its near face makes it an island. Other candidates must stand up clearly (a
+ * sharp foot line and a vertical side, 0.4 m or taller), and none count on glossy floors, where
+ * mirrored windows look the same.
+ */
+export function detectObstacles(cam: Camera, box: RoomBox, c: ColorPlanes, counters: Counter[], floorRef: Vec3, gloss: number): Obstacle[] {
+  const { cols, rows, state } = floorCells(cam, box, c, counters, floorRef);
+  // Only the regions' cores count: cells with no floor among their eight neighbours. That
+  // drops strips up to two cells wide (grout the median kept, seams along the walls).
+  const core = new Uint8Array(cols * rows);
+  for (let r = 1; r < rows - 1; r++) {
+    for (let q = 1; q < cols - 1; q++) {
+      const i = r * cols + q;
+      if (state[i] !== 2) continue;
+      let ok = true;
+      for (let dr = -1; dr <= 1 && ok; dr++) for (let dq = -1; dq <= 1 && ok; dq++) ok = state[i + dr * cols + dq] !== 1;
+      core[i] = ok ? 1 : 0;
+    }
+  }
+  const seen = new Uint8Array(cols * rows);
+  const stack: number[] = [];
+  const out: Obstacle[] = [];
+  const scorer = new LineScorer(cam, c, floorRef);
+  const density = (p0: Vec3, p1: Vec3) => {
+    const s = scorer.score(p0, p1);
+    return scorer.lastLength > 0 ? s / (0.15 * scorer.lastLength) : 0;
+  };
+  const isFloor = (r: number, q: number) => r >= 0 && r < rows && state[r * cols + q] === 1;
+  for (let start = 0; start < cols * rows; start++) {
+    if (core[start] !== 1 || seen[start]) continue;
+    // One region: per column its lowest and highest core cell.
+    const low = new Map<number, number>();
+    const high = new Map<number, number>();
+    let count = 0;
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length) {
+      const i = stack.pop()!;
+      count++;
+      const r = (i / cols) | 0;
+      const q = i - r * cols;
+      low.set(q, Math.max(low.get(q) ?? -1, r));
+      high.set(q, Math.min(high.get(q) ?? rows, r));
+      for (const j of [i - 1, i + 1, i - cols, i + cols]) {
+        if (core[j] !== 1 || seen[j]) continue;
+        seen[j] = 1;
+        stack.push(j);
+      }
+    }
+    if (count < MIN_CELLS) continue;
+    const foot: Vec3[] = [];
+    const behind: number[] = [];
+    for (const [q, r] of low) {
+      // Only where floor is seen right under the region (past its one-cell rim) is its outline the object's foot.
+      if (!isFloor(r + 2, q)) continue;
+      const p = cam.floorPoint((q + 0.5) * CELL, (r + 2) * CELL);
+      if (p) foot.push(p);
+      const top = high.get(q) ?? 0;
+      if (isFloor(top - 2, q)) {
+        const b = cam.floorPoint((q + 0.5) * CELL, (top - 1) * CELL);
+        if (b) behind.push(b[2]);
+      }
+    }
+    if (foot.length < 4) continue;
+    const near = quantile(foot.map((p) => p[2]), 0.1);
+    // Feet much deeper belong to something else the region runs into (a seam along a wall).
+    const own = foot.filter((p) => p[2] <= near + MAX_DEPTH);
+    const left = Math.min(...own.map((p) => p[0]));
+    const right = Math.max(...own.map((p) => p[0]));
+    // Something standing free leaves a passage to the back wall; nearer it, it is the wall's (a radiator, a counter).
+    if (right - left < MIN_WIDTH || box.back - near < FREE_DEPTH || density([left, 0, near], [right, 0, near]) < MIN_LINE) continue;
+    const far = Math.max(near + MIN_DEPTH, Math.min(box.back, near + MAX_DEPTH, behind.length >= 3 ? quantile(behind, 0.5) : Infinity));
+    const worktop = islandHeight(cam, c, left, right, near);
+    if (worktop !== null) {
+      out.push({ left, right, near, far, worktop });
+      continue;
+    }
+    if (gloss >= GLOSSY) continue;
+    const heights: number[] = [];
+    for (const [q, r] of high) {
+      const p = cam.planeZPoint((q + 0.5) * CELL, (r - 1) * CELL, near);
+      if (p) heights.push(p[1]);
+    }
+    const h = Math.min(1, quantile(heights, 0.5));
+    if (h < 0.4 || Math.max(density([left, 0.05, near], [left, h, near]), density([right, 0.05, near], [right, h, near])) < MIN_LINE) continue;
+    out.push({ left, right, near, far, worktop: null });
+  }
+  return out;
+}
+
+/**
+ * The worktop height when the near face shows one edge at a consistent height across most of
+ * its width (as on a counter's doors), or null. The edge is measured on the plane of the foot,
+ * behind the doors and the worktop's front, so it is scaled about the eye like a counter's.
+ */
+function islandHeight(cam: Camera, c: ColorPlanes, left: number, right: number, near: number): number | null {
+  const edges: number[] = [];
+  let bins = 0;
+  for (let x = left + 0.1; x <= right - 0.1 + 1e-9; x += 0.1) {
+    bins++;
+    const e = counterEdge(cam, c, (y) => [x, y, near]);
+    if (e !== null) edges.push(e);
+  }
+  if (bins < 3 || edges.length < 0.6 * bins) return null;
+  const median = quantile(edges, 0.5);
+  if (edges.filter((e) => Math.abs(e - median) <= 0.035).length < 0.5 * bins) return null;
+  const eye = cam.p.eyeHeight;
+  const height = eye + ((median - eye) * (near - FACE_INSET)) / near + WORKTOP;
+  return height >= MIN_HEIGHT && height <= MAX_HEIGHT ? height : null;
+}

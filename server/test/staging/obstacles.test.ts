@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { STYLES } from '@roomstager/contracts';
+import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from '../../src/staging/local/analyze.ts';
+import { barStoolBack } from '../../src/staging/local/furniture.ts';
+import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
+import { footprint, layoutRoom, obstacleZone, onCounter, polygonsOverlap, violation } from '../../src/staging/local/layout.ts';
+import type { Obstacle } from '../../src/staging/local/obstacles.ts';
+import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
+import { DEFAULT_SYNTHETIC, renderSyntheticRoom, type SyntheticRoom } from '../../src/staging/local/synthetic.ts';
+
+const white: Partial<SyntheticRoom> = { floorColor: [0.86, 0.85, 0.83], wallColor: [0.9, 0.89, 0.87] };
+const islands: Array<[string, SyntheticRoom]> = [
+  ['right of centre, camera turned right', { ...DEFAULT_SYNTHETIC, yaw: 0.15, island: { x: 0.9, z: 3.8, w: 2.0, d: 1.0, height: 0.86 } }],
+  ['right of centre, standard height', { ...DEFAULT_SYNTHETIC, yaw: 0.1, island: { x: 0.8, z: 3.5, w: 1.8, d: 0.9, height: 0.91 } }],
+  ['left of centre, camera turned left, high worktop', { ...DEFAULT_SYNTHETIC, yaw: -0.1, island: { x: -0.6, z: 3.6, w: 1.6, d: 0.9, height: 0.93 } }],
+  ['near, on the right, camera turned far right', { ...DEFAULT_SYNTHETIC, yaw: 0.2, island: { x: 1.1, z: 3.0, w: 1.6, d: 0.9, height: 0.9 } }],
+];
+
+/** Analysis as the engine does it: at its fixed working size. */
+async function analyse(truth: SyntheticRoom): Promise<RoomModel> {
+  const img = renderSyntheticRoom(truth);
+  const size = fitSize(img.width, img.height, ANALYSIS_LONG_SIDE);
+  return analyseRoom(await resizeRgb(img, size.width, size.height));
+}
+
+describe('obstacle detection', () => {
+  it.each(islands)('finds the island in a synthetic kitchen (%s)', async (_name, truth) => {
+    const room = await analyse(truth);
+    const k = truth.island!;
+    expect(room.obstacles).toHaveLength(1);
+    const o = room.obstacles[0]!;
+    // Near edge within 20 cm, extent within 30 cm, worktop height within 5 cm.
+    expect(Math.abs(o.near - (k.z - k.d / 2))).toBeLessThan(0.2);
+    expect(Math.abs(o.left - (k.x - k.w / 2))).toBeLessThan(0.3);
+    expect(Math.abs(o.right - (k.x + k.w / 2))).toBeLessThan(0.3);
+    expect(Math.abs(o.far - (k.z + k.d / 2))).toBeLessThan(0.3);
+    expect(o.worktop).not.toBeNull();
+    expect(Math.abs(o.worktop! - k.height)).toBeLessThan(0.05);
+  });
+
+  it.each([
+    ['the default room', DEFAULT_SYNTHETIC],
+    ['white on white', { ...DEFAULT_SYNTHETIC, ...white }],
+    ['a wide room turned 17 degrees', { ...DEFAULT_SYNTHETIC, left: -4, right: 4.5, back: 10, yaw: 0.3 }],
+    ['a narrow room, high horizon', { ...DEFAULT_SYNTHETIC, left: -1.2, right: 1.3, back: 3.5, yaw: -0.2, horizon: 0.55 }],
+  ])('finds no obstacle in %s', async (_name, truth) => {
+    expect((await analyse(truth)).obstacles).toEqual([]);
+  });
+
+  it.each(['empty-open-plan-living-dining.jpg', 'empty-living-portrait.jpg', 'empty-hall-arched-windows.jpg'])('finds no obstacle in %s', async (name) => {
+    const photo = await decodeImage(readFileSync(fileURLToPath(new URL(`../fixtures/rooms/${name}`, import.meta.url))));
+    const size = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    expect(analyseRoom(await resizeRgb(photo, size.width, size.height)).obstacles).toEqual([]);
+  });
+});
+
+describe('layout around obstacles', async () => {
+  for (const [name, truth] of islands) {
+    const room = await analyse(truth);
+    for (const style of STYLES) {
+      it(`${name}, ${style}: nothing on the island; bar stools on its near side, facing it, a bowl on it`, () => {
+        const placed = layoutRoom(room, 'kitchen', STYLE_DEFS[style]);
+        const o = room.obstacles[0]!;
+        for (const [k, p] of placed.entries()) expect(violation(room, p, placed.slice(0, k))).toBeNull();
+        for (const p of placed) if (!onCounter(p) && p.kind !== 'art') expect(polygonsOverlap(footprint(p), obstacleZone(o))).toBe(false);
+        // Stools in front of an island nearer than about 3.1 m would stand cut off by the photo's bottom edge.
+        if (o.near < 3.1) return;
+        const stools = placed.filter((p) => p.kind === 'barStool');
+        expect(stools.length).toBeGreaterThanOrEqual(2);
+        expect(stools.length).toBeLessThanOrEqual(4);
+        for (const s of stools) {
+          // Between the camera and the island, facing it (+Z), seat 27 cm under the worktop.
+          for (const [x, z] of footprint(s)) {
+            expect(z).toBeLessThan(o.near);
+            expect(x).toBeGreaterThan(o.left - 0.3);
+            expect(x).toBeLessThan(o.right + 0.3);
+          }
+          expect(Math.cos(s.yaw)).toBeGreaterThan(0.99);
+          expect(s.size.h - barStoolBack(STYLE_DEFS[style])).toBeCloseTo(o.worktop! - 0.27, 5);
+        }
+        const bowl = placed.find((p) => p.kind === 'bowl');
+        expect(bowl).toBeDefined();
+        expect(bowl!.lift).toBeCloseTo(o.worktop!, 5);
+        expect(polygonsOverlap(footprint(bowl!), obstacleZone(o))).toBe(true);
+      });
+    }
+  }
+
+  it('keeps every piece of a living room off a dark box standing on the floor, and out from behind it', async () => {
+    const plain = await analyse(DEFAULT_SYNTHETIC);
+    // A 0.6 x 0.6 x 1.2 m box where the sofa group would otherwise go.
+    const free = layoutRoom(plain, 'living_room', STYLE_DEFS.modern).find((p) => p.kind === 'sofa')!;
+    const box: Obstacle = { left: free.x - 0.3, right: free.x + 0.3, near: free.z - 0.3, far: free.z + 0.3, worktop: null };
+    const room: RoomModel = { ...plain, obstacles: [box] };
+    for (const style of STYLES) {
+      const placed = layoutRoom(room, 'living_room', STYLE_DEFS[style]);
+      expect(placed.some((p) => p.kind === 'sofa')).toBe(true);
+      for (const [k, p] of placed.entries()) expect(violation(room, p, placed.slice(0, k))).toBeNull();
+      for (const p of placed) if (p.kind !== 'art') expect(polygonsOverlap(footprint(p), obstacleZone(box))).toBe(false);
+    }
+  });
+});
