@@ -6,10 +6,10 @@
  * analyze.ts   line segments (lines.ts), depth and vertical vanishing points, horizon, yaw, pitch,
  *              roll and focal (vanishing.ts, camera.ts),
  *              room box fit (roombox.ts), windows, doors and blocked wall stretches, floor gloss,
- *              kitchen counters (counters.ts)
+ *              kitchen counters (counters.ts), things standing on the floor and islands (obstacles.ts)
  * layout.ts    per room type, pieces in metres against the best plain wall (bar stools along a
- *              kitchen counter), with the rules (inside the floor, clear of openings, counters
- *              and each other, in frame, foreground empty)
+ *              kitchen counter or island), with the rules (inside the floor, clear of openings,
+ *              counters, obstacles and each other, in frame, foreground empty)
  * furniture.ts parametric meshes per piece and style (mesh.ts), styles.ts palettes and grades,
  *              materials.ts procedural textures
  * render.ts    lighting from the photo, shading, floor/wall shadows (shadows.ts, shadowmap.ts),
