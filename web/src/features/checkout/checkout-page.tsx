@@ -10,8 +10,23 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { apiJson } from '../../lib/api-client.ts';
+import { cn } from '../../lib/cn.ts';
 import { SESSION_QUERY_KEY } from '../auth/use-session.ts';
-import { asPurchaseError, captureAndRecord, LoginRequiredError, PAYMENT_ERRORS, SUCCESS_REDIRECT_MS, type PaymentState } from './payment-flow.ts';
+import {
+  asPurchaseError,
+  captureAndRecord,
+  INSTRUMENT_DECLINED_TEXT,
+  isInstrumentDeclined,
+  LoginRequiredError,
+  PAYMENT_ERRORS,
+  pendingPaymentQuery,
+  PENDING_TEXTS,
+  SUCCESS_REDIRECT_MS,
+  verdictOf,
+  type CompleteOutcome,
+  type PaymentState,
+  type PendingVerdict,
+} from './payment-flow.ts';
 
 // PayPal's own button (and its SDK) only loads where real PayPal is configured.
 const PayPalCheckout = lazy(() => import('./paypal-buttons.tsx'));
@@ -31,7 +46,8 @@ export interface PaymentHandlers {
   setState: (state: PaymentState) => void;
   fail: (message: string) => void;
   onPurchaseError: (error: unknown) => void;
-  complete: (orderID: string) => Promise<void>;
+  /** 'restart' when PayPal declined the funding source: the buyer chooses another (PAY-10). */
+  complete: (orderID: string) => Promise<CompleteOutcome>;
   cancelled: () => void;
 }
 
@@ -86,6 +102,30 @@ function SimulatorButton({ handlers }: { handlers: PaymentHandlers }) {
   );
 }
 
+interface PendingPaymentInfo {
+  orderID: string;
+  result: PaymentResult;
+  startedAt: number;
+}
+
+/** A PENDING capture (FE-06): asks the server again with a bounded backoff until PayPal decides. */
+function PendingPaymentWatcher({ pending, onVerdict }: { pending: PendingPaymentInfo; onVerdict: (verdict: PendingVerdict) => void }) {
+  const poll = useQuery(pendingPaymentQuery(pending.orderID, pending.result, pending.startedAt));
+  const verdict = verdictOf(poll, pending.startedAt);
+  const reported = useRef(false);
+  useEffect(() => {
+    if (verdict.kind === 'waiting' || reported.current) return;
+    reported.current = true;
+    onVerdict(verdict);
+  }, [verdict, onVerdict]);
+  return null;
+}
+
+interface CheckoutHandlers extends PaymentHandlers {
+  succeed: () => void;
+  pendingVerdict: (verdict: PendingVerdict) => void;
+}
+
 function Checkout({ pack }: { pack: CreditPack }) {
   const navigate = useNavigate();
   const location = useLocation();
@@ -93,10 +133,11 @@ function Checkout({ pack }: { pack: CreditPack }) {
   const [state, setState] = useState<PaymentState>('loading');
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [pending, setPending] = useState<PendingPaymentInfo | null>(null);
   const config = useQuery<PaypalClientIdResponse | null>({ queryKey: ['/api/paypal/client-id'] });
   const returned = useRef(false);
 
-  const handlers = useRef<PaymentHandlers | null>(null);
+  const handlers = useRef<CheckoutHandlers | null>(null);
   if (!handlers.current) {
     handlers.current = {
       pack,
@@ -115,25 +156,52 @@ function Checkout({ pack }: { pack: CreditPack }) {
         toast({ title: 'Purchase Failed', description: e.message, variant: 'destructive' });
         setState('ready');
       },
+      succeed: () => {
+        setState('credits-recorded');
+        // The balance, history and stats all changed: read them again.
+        void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+        void queryClient.invalidateQueries({ queryKey: ['/api/credits/transactions'] });
+        void queryClient.invalidateQueries({ queryKey: ['/api/users/stats'] });
+        window.setTimeout(() => navigate('/credits?success=true'), SUCCESS_REDIRECT_MS);
+      },
       complete: async (orderID) => {
         setState('approved');
         setNotice(null);
         try {
           const result: PaymentResult = await captureAndRecord(orderID, () => setState('captured'));
           if (result.status === 'PENDING') {
-            setNotice('PayPal is still processing your payment. Your credits will be added as soon as it completes.');
-            setState('ready');
-            return;
+            // FE-06: PayPal holds the payment; keep asking until it decides (or we stop waiting).
+            setNotice(PENDING_TEXTS.waiting);
+            setState('approved');
+            setPending({ orderID, result, startedAt: Date.now() });
+            return 'done';
           }
-          setState('credits-recorded');
-          // The balance, history and stats all changed: read them again.
-          void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
-          void queryClient.invalidateQueries({ queryKey: ['/api/credits/transactions'] });
-          void queryClient.invalidateQueries({ queryKey: ['/api/users/stats'] });
-          window.setTimeout(() => navigate('/credits?success=true'), SUCCESS_REDIRECT_MS);
+          handlers.current?.succeed();
+          return 'done';
         } catch (err) {
+          if (isInstrumentDeclined(err)) {
+            // PAY-10: recoverable; PayPal's window reopens (restart) for another funding source.
+            setNotice(INSTRUMENT_DECLINED_TEXT);
+            setState('ready');
+            return 'restart';
+          }
           setError((err as Error).message);
           setState('error');
+          return 'done';
+        }
+      },
+      pendingVerdict: (verdict) => {
+        setPending(null);
+        if (verdict.kind === 'completed') {
+          setNotice(null);
+          handlers.current?.succeed();
+        } else if (verdict.kind === 'failed') {
+          setNotice(null);
+          setError(verdict.message);
+          setState('error');
+        } else if (verdict.kind === 'timed-out') {
+          setNotice(PENDING_TEXTS.timedOut);
+          setState('ready');
         }
       },
       cancelled: () => {
@@ -156,6 +224,7 @@ function Checkout({ pack }: { pack: CreditPack }) {
   }, [location.search, location.pathname]);
 
   const h = handlers.current;
+  const busy = state === 'approved' || state === 'captured';
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <OrderSummary pack={pack} />
@@ -193,17 +262,24 @@ function Checkout({ pack }: { pack: CreditPack }) {
               Reload Page
             </Button>
           </Alert>
-        ) : config.data && state !== 'approved' && state !== 'captured' && state !== 'credits-recorded' ? (
-          <div className="mt-4">
-            {config.data.environment === 'simulator' ? (
-              <SimulatorButton handlers={h} />
-            ) : (
+        ) : config.data && state !== 'credits-recorded' ? (
+          config.data.environment === 'simulator' ? (
+            busy ? null : (
+              <div className="mt-4">
+                <SimulatorButton handlers={h} />
+              </div>
+            )
+          ) : (
+            // PayPal's button stays mounted (inert) while the payment completes: onApprove's
+            // actions.restart() needs it when PayPal declines the funding source.
+            <div className={cn('mt-4', busy && 'pointer-events-none opacity-50')} inert={busy} aria-busy={busy}>
               <Suspense fallback={<p className="text-sm text-stone-600">Loading PayPal...</p>}>
                 <PayPalCheckout clientId={config.data.clientId} handlers={h} />
               </Suspense>
-            )}
-          </div>
+            </div>
+          )
         ) : null}
+        {pending && <PendingPaymentWatcher key={pending.orderID} pending={pending} onVerdict={h.pendingVerdict} />}
       </Card>
     </div>
   );

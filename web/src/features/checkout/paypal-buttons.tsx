@@ -4,7 +4,7 @@ import { Component, useEffect, type ReactNode } from 'react';
 import { apiJson } from '../../lib/api-client.ts';
 import { cspStyleNonce } from '../../lib/csp-nonce.ts';
 import type { PaymentHandlers } from './checkout-page.tsx';
-import { PAYMENT_ERRORS } from './payment-flow.ts';
+import { approveWithRestart, PAYMENT_ERRORS } from './payment-flow.ts';
 
 function Buttons({ handlers }: { handlers: PaymentHandlers }) {
   const [{ isPending, isRejected }] = usePayPalScriptReducer();
@@ -30,9 +30,8 @@ function Buttons({ handlers }: { handlers: PaymentHandlers }) {
           throw error;
         }
       }}
-      onApprove={async (data) => {
-        await handlers.complete(data.orderID);
-      }}
+      // PAY-10: when PayPal declines the funding source at capture, restart lets the buyer choose another.
+      onApprove={(data, actions) => approveWithRestart(data.orderID, actions, handlers.complete)}
       onCancel={() => handlers.cancelled()}
       onError={() => handlers.fail(PAYMENT_ERRORS.processingFailed)}
     />
