@@ -4,7 +4,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Container } from '../container.ts';
 import { AppError } from './errors.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
@@ -29,14 +29,34 @@ const defaultWebDist = fileURLToPath(new URL('../../../web/dist', import.meta.ur
  */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** Query parameters that carry one-time secrets (the OIDC callback's code and state, tokens). */
+const SECRET_PARAMS = new Set(['code', 'state', 'nonce', 'token', 'access_token', 'id_token', 'session_state']);
+
+/** The request as logged: its URL with secret parameter values blanked (AUTH-07, SEC-07). */
+export function requestForLog(req: FastifyRequest): Record<string, unknown> {
+  const url = new URL(req.url, 'http://log.invalid');
+  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.has(name.toLowerCase())) url.searchParams.set(name, '[redacted]');
+  return { method: req.method, url: url.pathname + url.search, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
 export interface BuildAppOptions {
-  logger?: FastifyServerOptions['logger'];
+  /** false, or pino options (level, stream...) merged over the defaults. */
+  logger?: false | Exclude<FastifyServerOptions['logger'], boolean | undefined>;
 }
 
 export async function buildApp(container: Container, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = container;
   const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    // A caller may turn logging off or send it elsewhere (tests, the bench), never lose the redaction.
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            ...options.logger,
+            redact: ['req.headers.cookie', 'req.headers.authorization'],
+            serializers: { req: requestForLog },
+          },
     // Trust exactly the configured number of proxy hops, so a client cannot forge its address.
     trustProxy: config.TRUST_PROXY > 0 ? (_address: string, hop: number) => hop < config.TRUST_PROXY : false,
     bodyLimit: BODY_LIMIT_BYTES,
