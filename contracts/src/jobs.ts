@@ -24,6 +24,22 @@ const userLabelSchema = z.string().trim().max(USER_LABEL_MAX_LENGTH, {
   error: `Label must be at most ${USER_LABEL_MAX_LENGTH} characters`,
 });
 
+/**
+ * Request header of the three calls that debit a credit (`POST /api/jobs`, `.../regenerate`,
+ * `.../retry`), CR-03. Optional, but the web app sends a fresh UUID per user action and the same
+ * one again if that action is retried. The first success is stored with the job: a replay with the
+ * same key and the same body answers that job again with the first answer's status (201 for a
+ * creation or regeneration, 200 for a retry) and debits nothing; the same key with a different
+ * body (or on another of the three calls) is a 422 `IDEMPOTENCY_KEY_REUSED` and changes nothing.
+ * Keys are per user; a deleted job frees its key.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** 8-100 letters, digits, '-' or '_': a UUID (the web app's choice) fits. */
+export const idempotencyKeySchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,100}$/, { error: 'Idempotency-Key must be 8-100 letters, digits, "-" or "_" (a UUID, for example)' });
+
 /** `POST /api/jobs`: one credit is debited in the same transaction that creates the job. */
 export const createJobRequestSchema = z.strictObject({
   originalImageUrl: z.string().min(1),

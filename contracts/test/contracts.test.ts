@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CREDIT_PACKS, isAppRoute, packByPrice } from '../src/index.ts';
+import { CREDIT_PACKS, idempotencyKeySchema, isAppRoute, packByPrice } from '../src/index.ts';
 
 describe('app routes', () => {
   it('knows every screen of the spec', () => {
@@ -23,5 +23,16 @@ describe('credit packs', () => {
     ]);
     expect(packByPrice(89)?.id).toBe('professional');
     expect(packByPrice(15)).toBeUndefined();
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('takes a UUID or 8-100 letters, digits, "-" and "_"', () => {
+    for (const key of ['0b9c3f4e-6a1d-4c7e-9f3a-2d5e8b1c7a90', 'abcd_EF-', 'x'.repeat(100)]) {
+      expect(idempotencyKeySchema.safeParse(key).success, key).toBe(true);
+    }
+    for (const key of ['short', 'x'.repeat(101), 'has space', 'semi;colon', '']) {
+      expect(idempotencyKeySchema.safeParse(key).success, key).toBe(false);
+    }
   });
 });

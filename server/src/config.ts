@@ -50,6 +50,8 @@ const envSchema = z
     SIGN_IN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(120)),
     /** Uploads per minute per signed-in user. */
     UPLOAD_RATE_LIMIT: int(1, 100_000, 30),
+    /** Job creations, regenerations and retries per minute per signed-in user (each). */
+    JOB_RATE_LIMIT: int(1, 100_000, 30),
     /**
      * Where rate-limit counters live: `database` (the rate_limits table, one limit across every
      * server process on the database) or `memory` (each process counts alone).
@@ -101,7 +103,8 @@ const envSchema = z
     /** Uploads no job uses are deleted (row and files) once this old: the time a user has to start a staging. */
     UNUSED_UPLOAD_TTL_HOURS: int(1, 8_760, 24),
     /** How often each worker sweeps those unused uploads (it sweeps once at start too). */
-    WORKER_SWEEP_MS: int(10_000, 86_400_000, 3_600_000),
+    // Five minutes: a buyer whose payment needs reconciling (no webhook) waits at most that long past PAYMENT_RECONCILE_AFTER_MINUTES.
+    WORKER_SWEEP_MS: int(10_000, 86_400_000, 300_000),
 
     /** PayPal REST app (both or neither); without them, outside production, the built-in simulator. */
     PAYPAL_CLIENT_ID: optionalString,
@@ -111,6 +114,11 @@ const envSchema = z
     PAYPAL_WEBHOOK_ID: optionalString,
     /** Order creations, and captures/confirmations, per minute per signed-in user (each). */
     PAYMENT_RATE_LIMIT: int(1, 100_000, 60),
+    /**
+     * Payments still `created` or `pending` this long after the order are asked about at PayPal by
+     * the worker's sweep (the buyer closed the window after approving; webhooks missing).
+     */
+    PAYMENT_RECONCILE_AFTER_MINUTES: int(1, 1_440, 10),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {

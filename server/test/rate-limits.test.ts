@@ -26,7 +26,7 @@ const rowCount = async (t: TestApp) => (await t.container.database.db.select({ n
 describe.each(databaseKinds)('rate limits counted in the database on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ kind, env: { UPLOAD_RATE_LIMIT: '2', PAYMENT_RATE_LIMIT: '2', SIGN_IN_RATE_LIMIT: '2' } });
+    t = await createTestApp({ kind, env: { UPLOAD_RATE_LIMIT: '2', PAYMENT_RATE_LIMIT: '2', SIGN_IN_RATE_LIMIT: '2', JOB_RATE_LIMIT: '2' } });
   });
   afterAll(async () => {
     await t.close();
@@ -78,6 +78,27 @@ describe.each(databaseKinds)('rate limits counted in the database on %s', (kind)
     );
   });
 
+  it('limits job creations, regenerations and retries per user (SEC-05)', async () => {
+    const alice = await createSignedInUser(t, { name: 'alice' });
+    const bob = await createSignedInUser(t, { name: 'bob' });
+    // Refused bodies (400) and unknown jobs (404) count: the limit, not the job, is under test.
+    const submit = (cookie: string, url = '/api/jobs') => t.app.inject({ method: 'POST', url, headers: { ...json, cookie }, payload: '{}' });
+    expect((await submit(alice.cookie)).statusCode).toBe(400);
+    expect((await submit(alice.cookie)).statusCode).toBe(400);
+    const limited = await submit(alice.cookie);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ error: 'RATE_LIMITED', message: expect.stringMatching(/^Too many stagings started\. Please wait \d+ seconds/) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+    expect((await submit(bob.cookie)).statusCode).toBe(400);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const action of ['regenerate', 'retry']) {
+      const url = `/api/jobs/${missing}/${action}`;
+      expect((await submit(alice.cookie, url)).statusCode).toBe(404);
+      expect((await submit(alice.cookie, url)).statusCode).toBe(404);
+      expect((await submit(alice.cookie, url)).statusCode).toBe(429);
+    }
+  });
+
   it('limits sign-in start, callback and return URL each on their own, per client address', async () => {
     const address = '203.0.113.7';
     for (let i = 0; i < 2; i++) expect(landing(await signInStart(t, address)).path).toBe('/dev/oidc/authorize');
@@ -108,6 +129,33 @@ describe.each(databaseKinds)('rate limits counted in the database on %s', (kind)
     } finally {
       await worker.stop();
     }
+  });
+});
+
+describe('behind one trusted proxy hop (TRUST_PROXY=1)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { TRUST_PROXY: '1', SIGN_IN_RATE_LIMIT: '2' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** The proxy (the socket peer) appends the address it saw to whatever chain the client sent. */
+  const viaProxy = (forwardedFor: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/store-return-url', headers: { ...json, 'x-forwarded-for': forwardedFor }, payload: '{}', remoteAddress: '10.0.0.2' });
+
+  it('keys signed-out limits by the address the proxy saw, whatever chain the client forged', async () => {
+    const client = '198.51.100.9';
+    expect((await viaProxy(client)).statusCode).toBe(400);
+    expect((await viaProxy(`203.0.113.1, ${client}`)).statusCode).toBe(400);
+    const forged = await viaProxy(`203.0.113.2, 192.0.2.77, ${client}`);
+    expect(forged.statusCode).toBe(429);
+    expect(forged.json()).toMatchObject({ error: 'RATE_LIMITED' });
+    // Another client behind the same proxy has its own count.
+    expect((await viaProxy('198.51.100.10')).statusCode).toBe(400);
+    const keys = (await t.container.database.db.select({ key: rateLimits.key }).from(rateLimits)).map((r) => r.key).sort();
+    expect(keys).toEqual(['sign-in-return-url:198.51.100.10', `sign-in-return-url:${client}`]);
   });
 });
 

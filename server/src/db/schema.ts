@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { RoomType, Style } from '@roomstager/contracts';
-import { check, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -142,11 +142,22 @@ export const jobs = pgTable(
     /** The provider's model (remote engines), and its published price for the run in micro-dollars. */
     engineModel: text(),
     engineCostMicros: integer(),
+    /**
+     * The Idempotency-Key of the request that last debited for this job (its creation, or a retry),
+     * and a SHA-256 of that request: a replay answers this job, another request with the key a 422.
+     */
+    idempotencyKey: text(),
+    idempotencyFingerprint: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     processingStartedAt: timestamp({ withTimezone: true }),
     processingCompletedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
+    // One job per key and user: concurrent replays of one request queue on this index.
+    uniqueIndex('jobs_user_id_idempotency_key_idx')
+      .on(t.userId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
+    check('jobs_idempotency_key_with_fingerprint', sql`(${t.idempotencyKey} is null) = (${t.idempotencyFingerprint} is null)`),
     index('jobs_user_id_created_at_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     // The claim query: pending jobs by priority then age, plus the few processing ones whose lease may expire.
     index('jobs_queue_idx')
@@ -192,6 +203,11 @@ export const payments = pgTable(
     captureAttempt: integer().notNull().default(0),
     /** Credits a refund could not remove because they were already spent. */
     shortfall: integer().notNull().default(0),
+    /** What PayPal has refunded of the capture so far (its running total), in cents. */
+    refundedCents: integer().notNull().default(0),
+    /** Reconciliation of a `created`/`pending` payment: checks so far, and not before this time again. */
+    reconcileAttempts: integer().notNull().default(0),
+    nextCheckAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),
@@ -201,6 +217,11 @@ export const payments = pgTable(
     index('payments_user_id_created_at_idx').on(t.userId, t.createdAt),
     check('payments_amount_positive', sql`${t.amountCents} > 0 and ${t.credits} > 0`),
     check('payments_shortfall_non_negative', sql`${t.shortfall} >= 0`),
+    check('payments_refunded_within_amount', sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.amountCents}`),
+    // The reconciliation sweep's candidates only.
+    index('payments_reconcile_idx')
+      .on(t.nextCheckAt, t.createdAt)
+      .where(sql`${t.status} in ('created', 'pending')`),
   ],
 );
 

@@ -2,20 +2,22 @@ import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { escapeHtml } from '../html.ts';
+import { centsToValue, valueToCents } from '../integrations/paypal.ts';
 import { sendDevPage } from './dev-page.ts';
 
 /**
  * The development stand-in for PayPal: mounted under /dev/paypal when the app runs outside
  * production without PAYPAL_CLIENT_ID/SECRET. It speaks the REST wire format of the calls the
  * app makes (OAuth2 token, Orders v2 create/get/capture with PayPal-Request-Id idempotency and
- * `Prefer`, verify-webhook-signature) and behaves as PayPal does where it matters: an order
+ * `Prefer`, Payments v2 get capture and get refund, verify-webhook-signature) and behaves as PayPal does where it matters: an order
  * nobody approved cannot be captured (ORDER_NOT_APPROVED), a second capture is refused
  * (ORDER_ALREADY_CAPTURED), an order can be COMPLETED while its capture is PENDING or
  * DECLINED. Its approval page (`approve` link) stands in for PayPal's checkout window.
  *
  * Tests drive what PayPal decides: `nextCapture('PENDING' | 'DECLINED' | 'INSTRUMENT_DECLINED')`,
- * `approve(orderId)`, and signed webhook deliveries (`completeCapture`, `refundCapture`,
- * `webhookDelivery`) to POST to /api/paypal/webhook. Deliveries are signed with a secret of this
+ * `approve(orderId)`, `voidOrder(orderId)`, `rejectConcurrentDuplicates(holdMs)`, and signed
+ * webhook deliveries (`completeCapture`, `refundCapture`, `webhookDelivery`) to POST to
+ * /api/paypal/webhook. Deliveries are signed with a secret of this
  * process (HMAC instead of PayPal's certificate), checked by its verify-webhook-signature.
  */
 
@@ -33,16 +35,27 @@ interface Money {
 
 interface SimCapture {
   id: string;
-  status: 'COMPLETED' | 'PENDING' | 'DECLINED' | 'REFUNDED';
+  status: 'COMPLETED' | 'PENDING' | 'DECLINED' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
   reason: string | undefined;
   amount: Money;
+  refundedCents: number;
   createTime: string;
   updateTime: string;
 }
 
+interface SimRefund {
+  id: string;
+  captureId: string;
+  amount: Money;
+  /** The capture's refunded total once this refund was made. */
+  totalRefunded: Money;
+  customId: string | undefined;
+  time: string;
+}
+
 interface SimOrder {
   id: string;
-  status: 'CREATED' | 'PAYER_ACTION_REQUIRED' | 'APPROVED' | 'COMPLETED';
+  status: 'CREATED' | 'PAYER_ACTION_REQUIRED' | 'APPROVED' | 'COMPLETED' | 'VOIDED';
   intent: string;
   unit: { reference_id: string; custom_id?: string; invoice_id?: string; description?: string; amount: Money };
   paymentSource: boolean;
@@ -117,7 +130,11 @@ export class PayPalSimulator {
   private readonly orders = new Map<string, SimOrder>();
   private readonly tokens = new Map<string, number>();
   private readonly idempotent = new Map<string, { status: number; body: unknown }>();
+  private readonly refunds = new Map<string, SimRefund>();
   private readonly outcomes: CaptureOutcome[] = [];
+  /** Idempotent calls still running; with `holdMs` set, a second call with the same key is refused meanwhile. */
+  private readonly inFlight = new Set<string>();
+  private holdMs: number | undefined;
   private readonly basePath: string;
   private app: FastifyInstance | undefined;
 
@@ -148,6 +165,23 @@ export class PayPalSimulator {
     }
   }
 
+  /**
+   * As PayPal may: while a capture is in flight (held `holdMs` here), another capture with the
+   * same PayPal-Request-Id is refused (422 PREVIOUS_REQUEST_IN_PROGRESS) instead of waiting for
+   * the first one's answer. `undefined` turns it off.
+   */
+  rejectConcurrentDuplicates(holdMs: number | undefined): void {
+    this.holdMs = holdMs;
+  }
+
+  /** The order is voided (PayPal voids orders after too many declined captures, or on request). */
+  voidOrder(orderId: string): void {
+    const order = this.orders.get(orderId);
+    if (!order) throw new Error(`No simulated order ${orderId}`);
+    order.status = 'VOIDED';
+    order.updateTime = new Date().toISOString();
+  }
+
   /** Makes every issued access token invalid (PayPal then answers 401). */
   expireTokens(): void {
     this.tokens.clear();
@@ -167,26 +201,34 @@ export class PayPalSimulator {
     return this.webhookDelivery('PAYMENT.CAPTURE.COMPLETED', this.captureResource(order, capture), 'capture');
   }
 
-  /** The merchant refunds (or the buyer's bank reverses) the capture; answers the signed event. */
-  refundCapture(orderId: string, eventType: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED' = 'PAYMENT.CAPTURE.REFUNDED'): WebhookDelivery {
+  /**
+   * The merchant refunds (or the buyer's bank reverses) `value` of the capture (what is left of
+   * it when absent); the capture turns PARTIALLY_REFUNDED or REFUNDED. Answers the signed event.
+   */
+  refundCapture(
+    orderId: string,
+    eventType: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED' = 'PAYMENT.CAPTURE.REFUNDED',
+    value?: string,
+  ): WebhookDelivery {
     const order = this.requireCaptured(orderId);
     const capture = order.capture as SimCapture;
-    capture.status = 'REFUNDED';
+    const total = valueToCents(capture.amount.value) ?? 0;
+    const cents = value === undefined ? total - capture.refundedCents : valueToCents(value);
+    if (cents === null || cents <= 0 || capture.refundedCents + cents > total) throw new Error(`Cannot refund ${value ?? 'the rest'} of capture ${capture.id}`);
+    capture.refundedCents += cents;
+    capture.status = capture.refundedCents === total ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
     capture.updateTime = new Date().toISOString();
-    const refundId = paypalId();
-    const resource = {
-      id: refundId,
-      status: 'COMPLETED',
-      amount: capture.amount,
-      ...(order.unit.custom_id ? { custom_id: order.unit.custom_id } : {}),
-      ...(order.unit.invoice_id ? { invoice_id: order.unit.invoice_id } : {}),
-      create_time: capture.updateTime,
-      update_time: capture.updateTime,
-      links: [
-        { href: `${this.baseUrl}/v2/payments/refunds/${refundId}`, rel: 'self', method: 'GET' },
-        { href: `${this.baseUrl}/v2/payments/captures/${capture.id}`, rel: 'up', method: 'GET' },
-      ],
+    const currency = capture.amount.currency_code;
+    const refund: SimRefund = {
+      id: paypalId(),
+      captureId: capture.id,
+      amount: { currency_code: currency, value: centsToValue(cents) },
+      totalRefunded: { currency_code: currency, value: centsToValue(capture.refundedCents) },
+      customId: order.unit.custom_id,
+      time: capture.updateTime,
     };
+    this.refunds.set(refund.id, refund);
+    const resource = { ...this.refundResource(refund), ...(order.unit.invoice_id ? { invoice_id: order.unit.invoice_id } : {}) };
     return this.webhookDelivery(eventType, resource, 'refund');
   }
 
@@ -324,6 +366,20 @@ export class PayPalSimulator {
         return this.idempotently(req, reply, () => this.capture(req.params.id, req));
       });
 
+      scope.get<{ Params: { id: string } }>(`${base}/v2/payments/captures/:id`, async (req, reply) => {
+        if (!this.authorized(req)) return this.unauthorized(reply);
+        const order = [...this.orders.values()].find((o) => o.capture?.id === req.params.id);
+        if (!order?.capture) return this.sendResult(reply, this.notFound(req.params.id));
+        return this.sendResult(reply, { status: 200, body: this.captureResource(order, order.capture) });
+      });
+
+      scope.get<{ Params: { id: string } }>(`${base}/v2/payments/refunds/:id`, async (req, reply) => {
+        if (!this.authorized(req)) return this.unauthorized(reply);
+        const refund = this.refunds.get(req.params.id);
+        if (!refund) return this.sendResult(reply, this.notFound(req.params.id));
+        return this.sendResult(reply, { status: 200, body: this.refundResource(refund) });
+      });
+
       scope.post(`${base}/v1/notifications/verify-webhook-signature`, exempt, async (req, reply) => {
         if (!this.authorized(req)) return this.unauthorized(reply);
         return this.sendResult(reply, this.verify(typeof req.body === 'string' ? req.body : ''));
@@ -376,11 +432,25 @@ export class PayPalSimulator {
   }
 
   /** PayPal-Request-Id: the same key on the same call answers the first answer again. */
-  private idempotently(req: FastifyRequest, reply: FastifyReply, run: () => { status: number; body: unknown }) {
+  private async idempotently(req: FastifyRequest, reply: FastifyReply, run: () => { status: number; body: unknown }) {
     const requestId = req.headers['paypal-request-id'];
     const key = typeof requestId === 'string' && requestId ? `${req.method} ${req.url} ${requestId}` : undefined;
     const stored = key ? this.idempotent.get(key) : undefined;
-    const result = stored ?? run();
+    let result = stored;
+    if (!result && key && this.holdMs !== undefined) {
+      if (this.inFlight.has(key)) {
+        result = paypalError(422, 'UNPROCESSABLE_ENTITY', UNPROCESSABLE, 'PREVIOUS_REQUEST_IN_PROGRESS', 'A previous request on this resource is currently in progress. Please wait for some time and try again.');
+        return this.sendResult(reply, result);
+      }
+      this.inFlight.add(key);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, this.holdMs));
+        result = run();
+      } finally {
+        this.inFlight.delete(key);
+      }
+    }
+    result ??= run();
     if (key && !stored && result.status < 500) this.idempotent.set(key, result);
     return this.sendResult(reply, result, req.headers.prefer === 'return=representation');
   }
@@ -470,6 +540,9 @@ export class PayPalSimulator {
     const order = this.orders.get(orderId);
     if (!order) return this.notFound(orderId);
     if (this.parseJson(req) === undefined) return paypalError(400, 'INVALID_REQUEST', 'Request is not well-formed, syntactically incorrect, or violates schema.', 'MALFORMED_REQUEST_JSON');
+    if (order.status === 'VOIDED') {
+      return paypalError(422, 'UNPROCESSABLE_ENTITY', UNPROCESSABLE, 'ORDER_NOT_APPROVED', 'The order was voided.');
+    }
     if (order.status === 'COMPLETED') {
       return paypalError(422, 'UNPROCESSABLE_ENTITY', UNPROCESSABLE, 'ORDER_ALREADY_CAPTURED', "Order already captured.If 'intent=CAPTURE' only one capture per order is allowed.");
     }
@@ -489,6 +562,7 @@ export class PayPalSimulator {
       status: outcome,
       reason: outcome === 'PENDING' ? 'PENDING_REVIEW' : undefined,
       amount: order.unit.amount,
+      refundedCents: 0,
       createTime: now,
       updateTime: now,
     };
@@ -531,7 +605,7 @@ export class PayPalSimulator {
       amount: capture.amount,
       final_capture: true,
       seller_protection: { status: 'ELIGIBLE', dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'] },
-      ...(capture.status === 'COMPLETED' || capture.status === 'REFUNDED'
+      ...(capture.status === 'COMPLETED' || capture.status === 'PARTIALLY_REFUNDED' || capture.status === 'REFUNDED'
         ? {
             seller_receivable_breakdown: {
               gross_amount: capture.amount,
@@ -549,6 +623,22 @@ export class PayPalSimulator {
         { href: `${this.baseUrl}/v2/payments/captures/${capture.id}`, rel: 'self', method: 'GET' },
         { href: `${this.baseUrl}/v2/payments/captures/${capture.id}/refund`, rel: 'refund', method: 'POST' },
         { href: `${this.baseUrl}/v2/checkout/orders/${order.id}`, rel: 'up', method: 'GET' },
+      ],
+    };
+  }
+
+  private refundResource(refund: SimRefund): Record<string, unknown> {
+    return {
+      id: refund.id,
+      status: 'COMPLETED',
+      amount: refund.amount,
+      ...(refund.customId ? { custom_id: refund.customId } : {}),
+      seller_payable_breakdown: { gross_amount: refund.amount, net_amount: refund.amount, total_refunded_amount: refund.totalRefunded },
+      create_time: refund.time,
+      update_time: refund.time,
+      links: [
+        { href: `${this.baseUrl}/v2/payments/refunds/${refund.id}`, rel: 'self', method: 'GET' },
+        { href: `${this.baseUrl}/v2/payments/captures/${refund.captureId}`, rel: 'up', method: 'GET' },
       ],
     };
   }

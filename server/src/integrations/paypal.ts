@@ -5,7 +5,7 @@ import { z } from 'zod';
  * verification), on `fetch` with zod at the edge:
  * - OAuth2 client-credentials token, cached until shortly before it expires, fetched once for
  *   concurrent callers, renewed once when PayPal answers 401;
- * - create, get and capture order, create and capture with a `PayPal-Request-Id` so that a
+ * - create, get and capture order, get capture and refund, create and capture with a `PayPal-Request-Id` so that a
  *   retried call is never a second order or a second capture;
  * - verify-webhook-signature, with the event's raw bytes spliced in (re-serialising changes them
  *   and verification then fails);
@@ -38,6 +38,17 @@ export const paypalCaptureSchema = z.looseObject({
   links: z.array(linkSchema).optional(),
 });
 export type PayPalCapture = z.infer<typeof paypalCaptureSchema>;
+
+/** A refund of a capture; `total_refunded_amount` is PayPal's running total over all refunds of it. */
+export const paypalRefundSchema = z.looseObject({
+  id: z.string().min(1),
+  status: z.string(),
+  amount: moneySchema.optional(),
+  custom_id: z.string().optional(),
+  seller_payable_breakdown: z.looseObject({ total_refunded_amount: moneySchema.optional() }).optional(),
+  links: z.array(linkSchema).optional(),
+});
+export type PayPalRefund = z.infer<typeof paypalRefundSchema>;
 
 const purchaseUnitSchema = z.looseObject({
   reference_id: z.string().optional(),
@@ -191,6 +202,18 @@ export class PayPalClient {
       prefer: 'return=representation',
     });
     return parse(paypalOrderSchema, json, 'order');
+  }
+
+  /** `GET /v2/payments/captures/{id}`: the capture as it is now (refunded, reversed...). */
+  async getCapture(captureId: string): Promise<PayPalCapture> {
+    const json = await this.call('GET', `/v2/payments/captures/${encodeURIComponent(captureId)}`);
+    return parse(paypalCaptureSchema, json, 'capture');
+  }
+
+  /** `GET /v2/payments/refunds/{id}`. */
+  async getRefund(refundId: string): Promise<PayPalRefund> {
+    const json = await this.call('GET', `/v2/payments/refunds/${encodeURIComponent(refundId)}`);
+    return parse(paypalRefundSchema, json, 'refund');
   }
 
   /**

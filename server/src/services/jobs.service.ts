@@ -8,6 +8,7 @@ import {
   type RoomType,
   type Style,
 } from '@roomstager/contracts';
+import { createHash } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { AppError, ConflictError, NotFoundError } from '../api/errors.ts';
 import type { Db, Executor, Tx } from '../db/client.ts';
@@ -87,6 +88,26 @@ const emptyToNull = (label: string | null | undefined) => (label ? label : null)
 export interface JobOptions {
   /** A development-only engine (the route passes it only outside production). */
   requestedEngine?: string | null;
+  /** The request's Idempotency-Key (validated at the edge), CR-03. */
+  idempotencyKey?: string | null;
+}
+
+export class IdempotencyKeyReusedError extends AppError {
+  constructor() {
+    super(422, 'This Idempotency-Key was already used for a different request. Send a new key for a new request.', 'IDEMPOTENCY_KEY_REUSED');
+  }
+}
+
+/** A key and the SHA-256 of the request it was sent with: a replay matches both. */
+interface Idempotency {
+  key: string;
+  fingerprint: string;
+}
+
+/** The request as the service understood it (defaults applied), so equivalent bodies match. */
+function idempotencyOf(options: JobOptions, request: unknown[]): Idempotency | null {
+  if (!options.idempotencyKey) return null;
+  return { key: options.idempotencyKey, fingerprint: createHash('sha256').update(JSON.stringify(request)).digest('hex') };
 }
 
 /**
@@ -124,36 +145,65 @@ export class JobsService {
   async create(userId: string, request: CreateJobRequest, options: JobOptions = {}): Promise<Job> {
     const imageId = imageIdFromUrl(request.originalImageUrl, this.publicOrigin);
     if (!imageId) throw new NotFoundError('Image not found');
-    const job = await this.db.transaction(async (tx) => {
+    const values = {
+      originalImageId: imageId,
+      style: request.style,
+      roomType: request.roomType ?? DEFAULT_ROOM_TYPE,
+      userLabel: emptyToNull(request.userLabel),
+    };
+    const idempotency = idempotencyOf(options, ['create', values.originalImageId, values.style, values.roomType, values.userLabel]);
+    const result = await this.db.transaction(async (tx) => {
       const image = await this.images.findOwnedForShare(tx, userId, imageId);
       if (!image) throw new NotFoundError('Image not found');
-      return this.queueNew(tx, userId, {
-        originalImageId: image.id,
-        style: request.style,
-        roomType: request.roomType ?? DEFAULT_ROOM_TYPE,
-        userLabel: emptyToNull(request.userLabel),
-        requestedEngine: options.requestedEngine ?? null,
-      });
+      return this.queueNew(tx, userId, { ...values, requestedEngine: options.requestedEngine ?? null }, idempotency);
     });
-    this.queued();
-    return toJob(job);
+    if (!result.replayed) this.queued();
+    return toJob(result.job);
   }
 
-  /** Inserts a pending job and debits its credit (usage row tied to it), inside `tx`. */
+  /**
+   * Inserts a pending job and debits its credit (usage row tied to it), inside `tx`. With a key
+   * already used by this user, inserts and debits nothing: a replay of the same request answers
+   * the first job. A concurrent first request with the key holds its index entry, so the insert
+   * waits for it to commit (then conflicts) or roll back (then goes ahead).
+   */
   private async queueNew(
     tx: Tx,
     userId: string,
     values: { originalImageId: string; style: Style; roomType: RoomType; userLabel: string | null; requestedEngine: string | null },
-  ): Promise<JobRow> {
+    idempotency: Idempotency | null,
+  ): Promise<{ job: JobRow; replayed: boolean }> {
     const priority = await this.priorityFor(tx, userId);
     const [job] = await tx
       .insert(jobs)
-      .values({ userId, ...values, status: 'pending', priority })
+      .values({
+        userId,
+        ...values,
+        status: 'pending',
+        priority,
+        idempotencyKey: idempotency?.key ?? null,
+        idempotencyFingerprint: idempotency?.fingerprint ?? null,
+      })
+      .onConflictDoNothing({ target: [jobs.userId, jobs.idempotencyKey], where: sql`${jobs.idempotencyKey} is not null` })
       .returning();
-    if (!job) throw new Error('Job row was not written');
+    if (!job) {
+      const replay = idempotency ? await this.replayOf(tx, userId, idempotency) : undefined;
+      if (!replay) throw new Error('Job row was not written');
+      return { job: replay, replayed: true };
+    }
     await this.credits.record(tx, { userId, type: 'usage', amount: -1, description: usageDescription(values.style), jobId: job.id });
     await this.checkActiveJobs(tx, userId);
-    return job;
+    return { job, replayed: false };
+  }
+
+  /** The user's job already answered for this key, if any; a 422 when it was another request. */
+  private async replayOf(tx: Tx, userId: string, idempotency: Idempotency): Promise<JobRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.userId, userId), eq(jobs.idempotencyKey, idempotency.key)));
+    if (row && row.idempotencyFingerprint !== idempotency.fingerprint) throw new IdempotencyKeyReusedError();
+    return row;
   }
 
   /**
@@ -244,29 +294,46 @@ export class JobsService {
   /** A new job on the same original, in the given (or the same) style and room type; one credit. */
   async regenerate(userId: string, jobId: string, request: RegenerateJobRequest, options: JobOptions = {}): Promise<Job> {
     if (!isUuid(jobId)) throw new NotFoundError('Job not found');
-    const job = await this.db.transaction(async (tx) => {
+    const idempotency = idempotencyOf(options, ['regenerate', jobId, request.style ?? null, request.roomType ?? null]);
+    const result = await this.db.transaction(async (tx) => {
       const [source] = await tx
         .select()
         .from(jobs)
         .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
         .for('share');
       if (!source) throw new NotFoundError('Job not found');
-      return this.queueNew(tx, userId, {
-        originalImageId: source.originalImageId,
-        style: request.style ?? source.style,
-        roomType: request.roomType ?? source.roomType,
-        userLabel: source.userLabel,
-        requestedEngine: options.requestedEngine ?? null,
-      });
+      return this.queueNew(
+        tx,
+        userId,
+        {
+          originalImageId: source.originalImageId,
+          style: request.style ?? source.style,
+          roomType: request.roomType ?? source.roomType,
+          userLabel: source.userLabel,
+          requestedEngine: options.requestedEngine ?? null,
+        },
+        idempotency,
+      );
     });
-    this.queued();
-    return toJob(job);
+    if (!result.replayed) this.queued();
+    return toJob(result.job);
   }
 
-  /** The same failed job queued again, one credit debited again (refunded again if it fails). */
+  /**
+   * The same failed job queued again, one credit debited again (refunded again if it fails). A
+   * retry's key replaces the job's creation key (one key per job), so a replay of the retry, even
+   * after the job has failed again, answers the job without a debit.
+   */
   async retry(userId: string, jobId: string, options: JobOptions = {}): Promise<Job> {
     if (!isUuid(jobId)) throw new NotFoundError('Job not found');
+    const idempotency = idempotencyOf(options, ['retry', jobId]);
+    let replayed = false;
     const job = await this.db.transaction(async (tx) => {
+      const earlier = idempotency ? await this.replayOf(tx, userId, idempotency) : undefined;
+      if (earlier) {
+        replayed = true;
+        return earlier;
+      }
       const [row] = await tx
         .update(jobs)
         .set({
@@ -283,10 +350,17 @@ export class JobsService {
           requestedEngine: options.requestedEngine ?? null,
           processingStartedAt: null,
           processingCompletedAt: null,
+          ...(idempotency ? { idempotencyKey: idempotency.key, idempotencyFingerprint: idempotency.fingerprint } : {}),
         })
         .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId), eq(jobs.status, 'failed')))
         .returning();
       if (!row) {
+        // A concurrent replay may have retried it first (this update waited for its commit).
+        const concurrent = idempotency ? await this.replayOf(tx, userId, idempotency) : undefined;
+        if (concurrent) {
+          replayed = true;
+          return concurrent;
+        }
         await this.findOwned(userId, jobId, tx); // 404 for no such job of this user
         throw new ConflictError('Only a failed staging can be retried', 'JOB_NOT_FAILED');
       }
@@ -294,7 +368,7 @@ export class JobsService {
       await this.checkActiveJobs(tx, userId);
       return row;
     });
-    this.queued();
+    if (!replayed) this.queued();
     return toJob(job);
   }
 }

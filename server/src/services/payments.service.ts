@@ -9,7 +9,8 @@ import {
   type PaymentStatus,
   type PaypalClientIdResponse,
 } from '@roomstager/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { setTimeout as delay } from 'node:timers/promises';
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError, BadRequestError, NotFoundError } from '../api/errors.ts';
 import type { Db, Executor } from '../db/client.ts';
@@ -77,6 +78,19 @@ const WEBHOOK_HEADERS = {
 } as const;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * After a capture call failed, an APPROVED order is read again after these pauses until it shows
+ * a capture: another process's capture with the same PayPal-Request-Id may still be running
+ * (PayPal may refuse the second one, e.g. PREVIOUS_REQUEST_IN_PROGRESS, instead of waiting).
+ */
+const CAPTURE_RECHECK_DELAYS_MS = [200, 500, 1_000] as const;
+
+/** PayPal's approval window: an order nobody approved within it can no longer be paid. */
+export const APPROVAL_WINDOW_MS = 3 * 3_600_000;
+
+/** Longest pause between two reconciliation checks of one payment (a capture can stay PENDING for days). */
+const RECONCILE_MAX_DELAY_MS = 6 * 3_600_000;
 
 export interface PaymentsServiceOptions {
   publicOrigin: string;
@@ -194,6 +208,48 @@ export class PaymentsService {
   }
 
   /**
+   * Reconciliation (PAY-11) of payments PayPal never told us the end of (the buyer closed the
+   * window after approving; a PENDING capture; webhooks missing): claims up to `limit` payments
+   * `created` or `pending` for longer than `afterMs` whose next check is due, pushes that check
+   * back first (`afterMs`, doubling per check, at most 6 h), so a failing PayPal or an order
+   * nobody approves costs one call per payment per pause, and concurrent workers skip each
+   * other's claims. Then it asks PayPal and settles through the capture path. Answers how many
+   * it claimed.
+   */
+  async reconcileStale(afterMs: number, limit: number, log: EventLog): Promise<number> {
+    const now = new Date();
+    const due = this.db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(
+        and(
+          inArray(payments.status, ['created', 'pending']),
+          lt(payments.createdAt, new Date(now.getTime() - afterMs)),
+          or(isNull(payments.nextCheckAt), lte(payments.nextCheckAt, now)),
+        ),
+      )
+      .orderBy(asc(payments.createdAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    const claimed = await this.db
+      .update(payments)
+      .set({
+        reconcileAttempts: sql`${payments.reconcileAttempts} + 1`,
+        nextCheckAt: sql`${now.toISOString()}::timestamptz + least(${afterMs} * power(2, ${payments.reconcileAttempts}), ${RECONCILE_MAX_DELAY_MS}) * interval '1 millisecond'`,
+      })
+      .where(inArray(payments.id, due))
+      .returning();
+    for (const row of claimed) {
+      try {
+        await this.reconcile(row, now, log);
+      } catch (err) {
+        log.warn({ event: 'payment.reconcile_failed', paymentId: row.id, ...describeError(err) }, 'PayPal reconciliation of a payment failed; checked again later');
+      }
+    }
+    return claimed.length;
+  }
+
+  /**
    * A webhook delivery: verified with PayPal (raw bytes), stored once by event id, then
    * handled. Unverifiable deliveries change nothing (400). A replay is a no-op.
    */
@@ -270,20 +326,27 @@ export class PaymentsService {
         if (!payment?.providerOrderId) return this.unknown(event, log);
         // Never trust the event's body for money: ask PayPal for the order and apply what it says
         // (not joined with a settlement in flight, which may have read the order before this event).
-        const order = await this.paypal.getOrder(payment.providerOrderId);
-        const captures = order.purchase_units?.flatMap((u) => u.payments?.captures ?? []) ?? [];
+        const captures = capturesOf(await this.paypal.getOrder(payment.providerOrderId));
         const capture = captures.find((c) => c.id === resource.id) ?? captures[0];
         if (capture) await this.applyCapture(await this.load(payment.id), capture, log);
         return 'processed';
       }
       case 'PAYMENT.CAPTURE.REFUNDED':
       case 'PAYMENT.CAPTURE.REVERSED': {
-        const upLink = resource.links?.find((l) => l.rel === 'up')?.href;
         const captureId =
-          related?.capture_id ?? /\/captures\/([^/?#]+)$/.exec(upLink ?? '')?.[1] ?? (event.resource_type === 'capture' ? resource.id : undefined);
+          related?.capture_id ?? captureIdOf(resource.links) ?? (event.resource_type === 'capture' ? resource.id : undefined);
         const payment = await this.findForEvent({ orderId: related?.order_id, captureId, customId: resource.custom_id });
-        if (!payment) return this.unknown(event, log);
-        await this.reverse(payment.id, event.event_type, log);
+        if (!payment || !captureId) return this.unknown(event, log);
+        const refundId = event.resource_type === 'capture' ? undefined : resource.id;
+        const refunded = await this.refundedCents(payment, captureId, refundId, log);
+        if (refunded === undefined) {
+          log.warn(
+            { event: 'security.webhook_refund_unconfirmed', eventId: event.id, eventType: event.event_type, paymentId: payment.id, captureId },
+            'PayPal does not confirm the refund or reversal the event reports: nothing changed',
+          );
+          return 'ignored';
+        }
+        await this.reverse(payment.id, refunded, event.event_type, log);
         return 'processed';
       }
       case 'CHECKOUT.ORDER.APPROVED': {
@@ -327,6 +390,37 @@ export class PaymentsService {
     return undefined;
   }
 
+  /**
+   * What PayPal has refunded or reversed of the payment's capture, in cents, read from PayPal
+   * (never from the event): the whole amount when the capture is REFUNDED (or REVERSED), the
+   * refund's running total when it is PARTIALLY_REFUNDED; undefined when the capture is not ours
+   * or PayPal does not confirm a refund.
+   */
+  private async refundedCents(payment: PaymentRow, captureId: string, refundId: string | undefined, log: EventLog): Promise<number | undefined> {
+    let capture: PayPalCapture;
+    try {
+      capture = await this.paypal.getCapture(captureId);
+    } catch (err) {
+      // No such capture at PayPal: the event names one that does not exist.
+      if (err instanceof PayPalApiError && err.status === 404) return undefined;
+      throw err;
+    }
+    const ours =
+      (payment.captureId === null || payment.captureId === capture.id) &&
+      (capture.custom_id === payment.id || capture.supplementary_data?.related_ids?.order_id === payment.providerOrderId);
+    if (!ours) {
+      log.warn({ event: 'security.payment_mismatch', paymentId: payment.id, captureId: capture.id, customId: capture.custom_id }, 'refunded capture is not this payment\'s');
+      return undefined;
+    }
+    if (capture.status === 'REFUNDED' || capture.status === 'REVERSED') return payment.amountCents;
+    if (capture.status !== 'PARTIALLY_REFUNDED' || !refundId) return undefined;
+    const refund = await this.paypal.getRefund(refundId);
+    const total = refund.seller_payable_breakdown?.total_refunded_amount;
+    if (captureIdOf(refund.links) !== capture.id || total?.currency_code !== payment.currency) return undefined;
+    const cents = valueToCents(total.value);
+    return cents === null ? undefined : Math.min(cents, payment.amountCents);
+  }
+
   private async coalesced(paymentId: string, run: () => Promise<void>): Promise<void> {
     const running = this.inflight.get(paymentId);
     if (running) return running;
@@ -354,10 +448,7 @@ export class PaymentsService {
         order = await this.paypal.captureOrder(orderId, `capture-${payment.id}-${payment.captureAttempt}`);
       } catch (err) {
         if (!(err instanceof PayPalApiError)) throw err;
-        if (err.issue === 'ORDER_ALREADY_CAPTURED') {
-          // Captured by another request or process: what counts is the order as PayPal has it.
-          order = await this.askPayPal(() => this.paypal.getOrder(orderId), payment, log);
-        } else if (err.issue === 'INSTRUMENT_DECLINED') {
+        if (err.issue === 'INSTRUMENT_DECLINED') {
           // The buyer picks another funding source and approves again; the next capture needs a fresh request id.
           await this.db
             .update(payments)
@@ -365,21 +456,36 @@ export class PaymentsService {
             .where(and(eq(payments.id, payment.id), eq(payments.captureAttempt, payment.captureAttempt)));
           log.info({ event: 'payment.instrument_declined', paymentId: payment.id, debugId: err.debugId }, 'PayPal declined the instrument');
           throw declinedInstrument();
-        } else if (err.issue === 'ORDER_NOT_APPROVED') {
-          throw notApproved();
-        } else {
+        }
+        if (err.issue === 'ORDER_NOT_APPROVED') throw notApproved();
+        // Captured by another request or process (ORDER_ALREADY_CAPTURED), being captured by one
+        // with the same request id, or captured before the answer was lost: what counts is the
+        // order as PayPal has it.
+        const captured = await this.capturedOrder(orderId, payment, log);
+        if (!captured) {
           log.error({ event: 'payment.capture_failed', paymentId: payment.id, ...describeError(err) }, 'PayPal capture failed');
           throw providerFailed();
         }
+        order = captured;
       }
     } else {
       return this.throwForStatus(payment);
     }
-    const captures = order.purchase_units?.flatMap((u) => u.payments?.captures ?? []) ?? [];
-    const capture = captures[0];
+    const capture = capturesOf(order)[0];
     if (capture) await this.applyCapture(payment, capture, log);
     else if (payment.status === 'created') throw notApproved();
     return this.throwForStatus(await this.load(payment.id));
+  }
+
+  /** The order once it shows a capture (waiting a little while it is APPROVED), or undefined. */
+  private async capturedOrder(orderId: string, payment: PaymentRow, log: EventLog): Promise<PayPalOrder | undefined> {
+    for (const pause of [0, ...CAPTURE_RECHECK_DELAYS_MS]) {
+      if (pause > 0) await delay(pause);
+      const order = await this.askPayPal(() => this.paypal.getOrder(orderId), payment, log);
+      if (capturesOf(order).length > 0) return order;
+      if (order.status !== 'APPROVED') return undefined;
+    }
+    return undefined;
   }
 
   private async askPayPal(call: () => Promise<PayPalOrder>, payment: PaymentRow, log: EventLog): Promise<PayPalOrder> {
@@ -464,50 +570,94 @@ export class PaymentsService {
   }
 
   /**
-   * A refund or reversal: the pack's credits are removed as far as they are unspent (never below
-   * zero), the rest is recorded as the payment's shortfall, and it is logged as a security event.
-   * Once per payment.
+   * A refund or reversal of `refundedCents` in all (PayPal's running total): the credits it
+   * stands for, floor(credits x refunded / amount), less those earlier refunds already took, are
+   * removed as far as they are unspent (never below zero); the rest is added to the payment's
+   * shortfall and it is logged as a security event. A full refund ends the payment `refunded`.
+   * A replay, or an older refund's smaller total, changes nothing.
    */
-  private async reverse(paymentId: string, kind: string, log: EventLog): Promise<void> {
+  private async reverse(paymentId: string, refundedCents: number, kind: string, log: EventLog): Promise<void> {
     const outcome = await this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+      if (!row || refundedCents <= row.refundedCents || row.status === 'refunded') return undefined;
       const now = new Date();
-      const [row] = await tx
-        .update(payments)
-        .set({ status: 'refunded', statusDetail: kind, refundedAt: now, updatedAt: now })
-        .where(and(eq(payments.id, paymentId), eq(payments.status, 'completed')))
-        .returning();
-      if (!row) {
-        // Nothing was credited (created or pending): it simply ends refunded.
-        const [other] = await tx
-          .update(payments)
-          .set({ status: 'refunded', statusDetail: kind, refundedAt: now, updatedAt: now })
-          .where(and(eq(payments.id, paymentId), inArray(payments.status, ['created', 'pending'])))
-          .returning({ id: payments.id, userId: payments.userId });
-        return other ? { userId: other.userId, removed: 0, shortfall: 0 } : undefined;
+      const full = refundedCents >= row.amountCents;
+      const ended = full ? { status: 'refunded' as const, statusDetail: kind, refundedAt: now } : { statusDetail: 'PARTIALLY_REFUNDED' };
+      if (row.status !== 'completed') {
+        // Nothing was credited: a created or pending one simply ends refunded.
+        const end = full && (row.status === 'created' || row.status === 'pending') ? ended : {};
+        await tx.update(payments).set({ refundedCents, ...end, updatedAt: now }).where(eq(payments.id, row.id));
+        return { userId: row.userId, removed: 0, shortfall: 0, full };
       }
+      const due = creditsFor(row, refundedCents) - creditsFor(row, row.refundedCents);
       const [owner] = await tx.select({ credits: users.credits }).from(users).where(eq(users.id, row.userId)).for('update');
-      const removed = Math.min(row.credits, owner?.credits ?? 0);
+      const removed = Math.min(due, owner?.credits ?? 0);
       if (removed > 0) {
         await this.credits.record(tx, {
           userId: row.userId,
           type: 'purchase',
           amount: -removed,
-          description: `${packById(row.pack).name} pack refunded: ${removed} credits removed`,
+          description: `${packById(row.pack).name} pack ${full ? 'refunded' : 'partly refunded'}: ${removed} credits removed`,
           paymentId: row.id,
         });
       }
-      const shortfall = row.credits - removed;
-      if (shortfall > 0) await tx.update(payments).set({ shortfall }).where(eq(payments.id, row.id));
-      return { userId: row.userId, removed, shortfall };
+      const shortfall = due - removed;
+      await tx
+        .update(payments)
+        .set({ refundedCents, shortfall: sql`${payments.shortfall} + ${shortfall}`, ...ended, updatedAt: now })
+        .where(eq(payments.id, row.id));
+      return { userId: row.userId, removed, shortfall, full };
     });
     if (!outcome) {
       log.info({ event: 'payment.refund_duplicate', paymentId, kind }, 'refund already recorded');
       return;
     }
     log.warn(
-      { event: 'security.payment_reversed', kind, paymentId, userId: outcome.userId, creditsRemoved: outcome.removed, shortfall: outcome.shortfall },
+      { event: 'security.payment_reversed', kind, paymentId, userId: outcome.userId, refundedCents, full: outcome.full, creditsRemoved: outcome.removed, shortfall: outcome.shortfall },
       outcome.shortfall > 0 ? 'payment refunded or reversed after its credits were spent' : 'payment refunded or reversed',
     );
+  }
+
+  /** One payment due for reconciliation: what PayPal says of its order decides. */
+  private async reconcile(row: PaymentRow, now: Date, log: EventLog): Promise<void> {
+    const outOfWindow = now.getTime() - row.createdAt.getTime() > APPROVAL_WINDOW_MS;
+    const orderId = row.providerOrderId;
+    if (!orderId) {
+      // PayPal never answered the order's creation.
+      if (outOfWindow) await this.endUnsettled(row.id, 'ORDER_EXPIRED', log);
+      return;
+    }
+    let order: PayPalOrder;
+    try {
+      order = await this.paypal.getOrder(orderId);
+    } catch (err) {
+      // PayPal forgets orders nobody approved once they expire.
+      if (err instanceof PayPalApiError && err.status === 404 && outOfWindow) return this.endUnsettled(row.id, 'ORDER_EXPIRED', log);
+      throw err;
+    }
+    const capture = capturesOf(order)[0];
+    if (capture) return this.applyCapture(await this.load(row.id), capture, log);
+    if (order.status === 'APPROVED') {
+      try {
+        await this.coalesced(row.id, () => this.settlePayment(row.id, log));
+      } catch (err) {
+        // A declined capture or a provider error: recorded and logged by the capture path.
+        if (!(err instanceof PaymentError)) throw err;
+      }
+      return;
+    }
+    if (order.status === 'VOIDED') return this.endUnsettled(row.id, 'ORDER_VOIDED', log);
+    if (outOfWindow) await this.endUnsettled(row.id, 'ORDER_EXPIRED', log);
+  }
+
+  /** A payment PayPal will never capture (order voided or expired) ends `failed`, if nothing settled it meanwhile. */
+  private async endUnsettled(paymentId: string, detail: 'ORDER_EXPIRED' | 'ORDER_VOIDED', log: EventLog): Promise<void> {
+    const [row] = await this.db
+      .update(payments)
+      .set({ status: 'failed', statusDetail: detail, updatedAt: new Date() })
+      .where(and(eq(payments.id, paymentId), eq(payments.status, 'created')))
+      .returning({ id: payments.id });
+    if (row) log.info({ event: 'payment.order_ended', paymentId, reason: detail }, 'PayPal order expired or voided: payment ended');
   }
 
   private async result(paymentId: string): Promise<PaymentResult> {
@@ -527,6 +677,21 @@ export class PaymentsService {
       captureId: payment.captureId,
     };
   }
+}
+
+function capturesOf(order: PayPalOrder): PayPalCapture[] {
+  return order.purchase_units?.flatMap((u) => u.payments?.captures ?? []) ?? [];
+}
+
+/** The capture id in a refund's `up` link. */
+function captureIdOf(links: ReadonlyArray<{ rel: string; href: string }> | undefined): string | undefined {
+  const up = links?.find((l) => l.rel === 'up')?.href;
+  return /\/captures\/([^/?#]+)$/.exec(up ?? '')?.[1];
+}
+
+/** The credits `refundedCents` of the payment stand for, floored: the buyer keeps a fraction of a credit. */
+function creditsFor(payment: PaymentRow, refundedCents: number): number {
+  return Math.floor((payment.credits * refundedCents) / payment.amountCents);
 }
 
 function describeError(err: unknown): Record<string, unknown> {

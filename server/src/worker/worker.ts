@@ -4,6 +4,7 @@ import type { Container } from '../container.ts';
 import { makeThumbnail, normaliseEngineOutput } from '../services/image-files.ts';
 import type { ImagesService } from '../services/images.service.ts';
 import type { ClaimedJob, JobQueue } from '../services/job-queue.ts';
+import type { EventLog, PaymentsService } from '../services/payments.service.ts';
 import type { RateLimitsService } from '../services/rate-limits.service.ts';
 
 export const FAILURE_MESSAGES = {
@@ -24,10 +25,11 @@ export interface WorkerOptions {
   /** First retry delay; doubled per attempt, with jitter, capped at 30 s. */
   backoffBaseMs?: number;
   /**
-   * Deleting uploads no job uses once `ageMs` old, and rate-limit rows whose window has ended, at
-   * start and every `intervalMs`; off when absent.
+   * Deleting uploads no job uses once `ageMs` old, and rate-limit rows whose window has ended, and
+   * asking PayPal about payments unsettled `paymentsAfterMs` after their order, at start and
+   * every `intervalMs`; off when absent.
    */
-  sweep?: { ageMs: number; intervalMs: number };
+  sweep?: { ageMs: number; intervalMs: number; paymentsAfterMs?: number };
 }
 
 export interface WorkerParts {
@@ -38,13 +40,18 @@ export interface WorkerParts {
   testEngines?: ReadonlyMap<string, StagingEngine>;
   /** Rate-limit counters, swept with the uploads. */
   rateLimits?: RateLimitsService;
+  /** Payments left unsettled, reconciled with PayPal by the sweep. */
+  payments?: PaymentsService;
   logger?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
 type Outcome = 'invalidImage' | 'timeout' | 'transient' | 'permanent';
 
-/** Unused uploads (or ended rate-limit rows) deleted per transaction: short locks, and a bounded query. */
+/** Unused uploads (or ended rate-limit rows) deleted per transaction, payments checked per claim: short locks, and a bounded query. */
 export const SWEEP_BATCH = 100;
+
+/** The payments' log when the worker has none. */
+const QUIET: EventLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -196,7 +203,18 @@ export class Worker {
     return rateLimits ? this.inBatches((limit) => rateLimits.deleteExpired(limit)) : 0;
   }
 
-  /** Runs `batch` until it deletes fewer than SWEEP_BATCH rows or the worker stops; answers the total. */
+  /**
+   * Asks PayPal about payments left `created` or `pending` (approved and never captured, capture
+   * pending) and settles them as the capture route would; answers how many were checked.
+   */
+  async reconcilePayments(): Promise<number> {
+    const { payments, logger } = this.parts;
+    const afterMs = this.options.sweep?.paymentsAfterMs;
+    if (!payments || afterMs === undefined) return 0;
+    return this.inBatches((limit) => payments.reconcileStale(afterMs, limit, logger ?? QUIET));
+  }
+
+  /** Runs `batch` until it handles fewer than SWEEP_BATCH rows or the worker stops; answers the total. */
   private async inBatches(batch: (limit: number) => Promise<number>): Promise<number> {
     let total = 0;
     for (;;) {
@@ -220,6 +238,12 @@ export class Worker {
         await this.sweepRateLimits();
       } catch (err) {
         logger?.error({ err }, 'worker: sweeping ended rate-limit windows failed');
+      }
+      try {
+        const checked = await this.reconcilePayments();
+        if (checked > 0) logger?.info({ checked }, 'worker: unsettled payments checked with PayPal');
+      } catch (err) {
+        logger?.error({ err }, 'worker: reconciling payments failed');
       }
       await sleep(intervalMs, this.stopped.signal);
     }
@@ -367,6 +391,7 @@ export function createWorker(
       engine: container.engine,
       testEngines: container.testEngines,
       rateLimits: container.rateLimits,
+      payments: container.payments,
       logger,
     },
     {
@@ -375,7 +400,11 @@ export function createWorker(
       leaseMs: config.WORKER_LEASE_MS,
       engineTimeoutMs: config.ENGINE_TIMEOUT_MS,
       maxAttempts: config.JOB_MAX_ATTEMPTS,
-      sweep: { ageMs: config.UNUSED_UPLOAD_TTL_HOURS * 3_600_000, intervalMs: config.WORKER_SWEEP_MS },
+      sweep: {
+        ageMs: config.UNUSED_UPLOAD_TTL_HOURS * 3_600_000,
+        intervalMs: config.WORKER_SWEEP_MS,
+        paymentsAfterMs: config.PAYMENT_RECONCILE_AFTER_MINUTES * 60_000,
+      },
       ...overrides,
     },
   );

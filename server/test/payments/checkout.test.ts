@@ -373,7 +373,8 @@ describe.each(databaseKinds)('PayPal checkout against the simulator on %s', (kin
     expect(await t.container.payments.priorityForUser(t.container.database.db, buyer.id)).toBe(0);
     // Replayed, or the reversal of the same capture later: nothing more.
     expect((await deliver(t.app, refund)).json().outcome).toBe('duplicate');
-    expect((await deliver(t.app, simulator(t).refundCapture(id, 'PAYMENT.CAPTURE.REVERSED'))).statusCode).toBe(200);
+    const reversal = simulator(t).webhookDelivery('PAYMENT.CAPTURE.REVERSED', refund.event.resource, 'refund');
+    expect((await deliver(t.app, reversal)).statusCode).toBe(200);
     expect(await balanceOf(t.container.database, buyer.id)).toBe(3);
     // A refunded order is not credited again by a late capture call or confirmation.
     expect((await capture(t.app, buyer, id)).json()).toMatchObject({ status: 'REFUNDED', balance: 3 });

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/api/app.ts';
-import { createContainer } from '../../src/container.ts';
-import { createTestApp, databaseKinds, testConfig, type TestApp } from '../helpers.ts';
+import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
 import {
   approvedOrder,
   balanceOf,
@@ -13,6 +11,7 @@ import {
   newBuyer,
   paymentOf,
   purchaseRows,
+  secondServer,
   simulator,
 } from './payment-helpers.ts';
 
@@ -27,20 +26,15 @@ const TIMES = 20;
 describe.each(databaseKinds)('exactly-once crediting on %s', (kind) => {
   let t: TestApp;
   let second: FastifyInstance;
+  let secondServerApp: Awaited<ReturnType<typeof secondServer>>;
   beforeAll(async () => {
     t = await createTestApp({ kind, env: { PAYMENT_RATE_LIMIT: '1000' } });
     // A second server on the same database and the same (simulated) PayPal.
-    const container = await createContainer(testConfig({ PAYMENT_RATE_LIMIT: '1000' }), {
-      database: { ...t.container.database, close: async () => undefined },
-      paypalSimulator: simulator(t),
-      devIssuer: t.container.devIssuer,
-      oidc: t.container.oidc,
-    });
-    second = await buildApp(container);
-    await second.ready();
+    secondServerApp = await secondServer(t, { PAYMENT_RATE_LIMIT: '1000' });
+    second = secondServerApp.app;
   });
   afterAll(async () => {
-    await second.close();
+    await secondServerApp.close();
     await t.close();
   });
   afterEach(async () => {

@@ -1,11 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { buildApp } from '../../src/api/app.ts';
+import { createContainer } from '../../src/container.ts';
 import type { Database } from '../../src/db/client.ts';
 import { creditTransactions, payments, users } from '../../src/db/schema.ts';
 import type { PayPalSimulator, WebhookDelivery } from '../../src/dev/paypal-simulator.ts';
 import { CookieJar, me, signInWithDevIssuer } from '../auth/sign-in-helpers.ts';
-import { sameOrigin, type TestApp } from '../helpers.ts';
+import { createTestApp, sameOrigin, testConfig, type TestApp } from '../helpers.ts';
 
 export interface Buyer {
   jar: CookieJar;
@@ -66,6 +68,20 @@ export function simulator(t: TestApp): PayPalSimulator {
   const sim = t.container.paypalSimulator;
   if (!sim) throw new Error('The tests run against the PayPal simulator');
   return sim;
+}
+
+/**
+ * A second server process on `t`'s database and (simulated) PayPal, with its own services, so
+ * in-process coalescing cannot hide a race: on PostgreSQL with its own connection pool, on
+ * PGlite sharing the one database. It mounts the simulator too: close it just before `t`.
+ */
+export async function secondServer(t: TestApp, env: Record<string, string> = {}): Promise<Pick<TestApp, 'app' | 'container' | 'close'>> {
+  const overrides = { paypalSimulator: simulator(t), devIssuer: t.container.devIssuer, oidc: t.container.oidc };
+  if (t.databaseUrl) return createTestApp({ joinDatabaseUrl: t.databaseUrl, env, overrides });
+  const container = await createContainer(testConfig(env), { ...overrides, database: { ...t.container.database, close: async () => undefined } });
+  const app = await buildApp(container);
+  await app.ready();
+  return { app, container, close: () => app.close() };
 }
 
 /** Creates, approves (as the buyer would on PayPal) and answers the order id. */

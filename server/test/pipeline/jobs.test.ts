@@ -25,7 +25,7 @@ describe.each(databaseKinds)('jobs on %s', (kind) => {
   const drawing = new DrawingEngine();
 
   beforeAll(async () => {
-    t = await createTestApp({ kind, env: { UPLOAD_RATE_LIMIT: '1000' } });
+    t = await createTestApp({ kind, env: { UPLOAD_RATE_LIMIT: '1000', JOB_RATE_LIMIT: '1000' } });
     alice = await createSignedInUser(t, { name: 'alice', credits: 50 });
     a = api(t, alice);
     photo = await a.upload();

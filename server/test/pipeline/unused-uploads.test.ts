@@ -31,7 +31,7 @@ async function filesOf(t: TestApp, id: string): Promise<{ image: boolean; thumbn
 describe('unused upload settings', () => {
   it('default to a day and an hourly sweep, and refuse what is not a whole number in range', () => {
     const config = testConfig();
-    expect([config.UNUSED_UPLOAD_TTL_HOURS, config.WORKER_SWEEP_MS]).toEqual([24, 3_600_000]);
+    expect([config.UNUSED_UPLOAD_TTL_HOURS, config.WORKER_SWEEP_MS]).toEqual([24, 300_000]);
     expect(testConfig({ UNUSED_UPLOAD_TTL_HOURS: '72', WORKER_SWEEP_MS: '' }).UNUSED_UPLOAD_TTL_HOURS).toBe(72);
     expect(() => testConfig({ UNUSED_UPLOAD_TTL_HOURS: '0' })).toThrow(/UNUSED_UPLOAD_TTL_HOURS/);
     expect(() => testConfig({ UNUSED_UPLOAD_TTL_HOURS: '1.5' })).toThrow(/UNUSED_UPLOAD_TTL_HOURS/);

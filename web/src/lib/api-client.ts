@@ -45,10 +45,10 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
   throw new ApiError(message, res.status, fields.error, fields.details);
 }
 
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(method: string, url: string, data?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const res = await fetch(url, {
     method,
-    headers: data !== undefined ? { 'Content-Type': 'application/json' } : {},
+    headers: data !== undefined ? { ...headers, 'Content-Type': 'application/json' } : headers,
     body: data !== undefined ? JSON.stringify(data) : undefined,
     credentials: 'include',
   });
@@ -57,7 +57,7 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
 }
 
 /** apiRequest that reads the answer as JSON. */
-export async function apiJson<T>(method: string, url: string, data?: unknown): Promise<T> {
-  const res = await apiRequest(method, url, data);
+export async function apiJson<T>(method: string, url: string, data?: unknown, headers?: Record<string, string>): Promise<T> {
+  const res = await apiRequest(method, url, data, headers);
   return (await res.json()) as T;
 }

@@ -1,5 +1,7 @@
 import {
   createJobRequestSchema,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKeySchema,
   regenerateJobRequestSchema,
   updateJobRequestSchema,
   type Job,
@@ -8,7 +10,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import type { JobOptions } from '../../services/jobs.service.ts';
-import { BadRequestError } from '../errors.ts';
+import { AppError, BadRequestError } from '../errors.ts';
 import { requireUser } from '../session.ts';
 import { parseInput } from '../validation.ts';
 
@@ -17,20 +19,38 @@ export const TEST_ENGINE_HEADER = 'x-test-staging-engine';
 
 const PAGE = /^[1-9][0-9]{0,5}$/;
 
-
 type IdParams = { Params: { id: string } };
 
 /** The signed-in user's jobs (spec section 7 and BEYOND.md). Another user's id is a 404. */
 export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: Container): void {
-  /** Outside production a job may ask for a test engine by header; production never looks. */
+  /**
+   * The calls that debit a credit: their Idempotency-Key (CR-03), and outside production a test
+   * engine asked for by header (production never looks).
+   */
   const jobOptions = (req: FastifyRequest): JobOptions => {
-    if (config.production) return {};
+    const key = req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+    const idempotencyKey = key === undefined ? null : parseInput(idempotencyKeySchema, key, `${IDEMPOTENCY_KEY_HEADER} header`);
     const name = req.headers[TEST_ENGINE_HEADER];
-    if (typeof name !== 'string' || !testEngines.has(name)) return {};
-    return { requestedEngine: name };
+    if (config.production || typeof name !== 'string' || !testEngines.has(name)) return { idempotencyKey };
+    return { idempotencyKey, requestedEngine: name };
   };
 
-  app.post('/api/jobs', async (req, reply) => {
+  /** Each of them per signed-in user and minute (SEC-05), over the shared rate-limit store. */
+  const debitRateLimit = {
+    config: {
+      rateLimit: {
+        max: config.JOB_RATE_LIMIT,
+        timeWindow: 60_000,
+        // Anonymous requests are counted by address, then refused by requireUser.
+        keyGenerator: async (req: FastifyRequest) => `jobs:${(await req.resolveUser())?.id ?? req.ip}`,
+        // Thrown by the plugin; an AppError reaches the one error handler as {message, error}.
+        errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) =>
+          new AppError(429, `Too many stagings started. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`, 'RATE_LIMITED'),
+      },
+    },
+  };
+
+  app.post('/api/jobs', debitRateLimit, async (req, reply) => {
     const user = await requireUser(req);
     const input = parseInput(createJobRequestSchema, req.body ?? {});
     const job: Job = await jobs.create(user.id, input, jobOptions(req));
@@ -63,13 +83,13 @@ export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: 
     return reply.code(204).send();
   });
 
-  app.post<IdParams>('/api/jobs/:id/regenerate', async (req, reply) => {
+  app.post<IdParams>('/api/jobs/:id/regenerate', debitRateLimit, async (req, reply) => {
     const user = await requireUser(req);
     const input = parseInput(regenerateJobRequestSchema, req.body ?? {});
     return reply.code(201).send(await jobs.regenerate(user.id, req.params.id, input, jobOptions(req)));
   });
 
-  app.post<IdParams>('/api/jobs/:id/retry', async (req, reply) => {
+  app.post<IdParams>('/api/jobs/:id/retry', debitRateLimit, async (req, reply) => {
     const user = await requireUser(req);
     return reply.send(await jobs.retry(user.id, req.params.id, jobOptions(req)));
   });

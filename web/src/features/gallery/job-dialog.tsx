@@ -7,7 +7,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { formatDate } from '../../lib/format.ts';
 import { STYLE_INFO } from '../generate/style-picker.tsx';
-import { useDeleteJob, useJob, useRegenerateJob, useRetryJob, useUpdateLabel } from '../jobs/api.ts';
+import { useDeleteJob, useJob, useRegenerateJob, useRetryJob, useUpdateLabel, withIdempotencyKey } from '../jobs/api.ts';
 import { creditsUsedLabel, isInProgress, jobTitle, processingTime, roomTypeLabel, statusLabel } from '../jobs/format.ts';
 import { downloadImage, originalFileName, stagedFileName } from './download.ts';
 import { StatusBadge } from './status-badge.tsx';
@@ -222,7 +222,7 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
             disabled={busy}
             onClick={() =>
               regenerate.mutate(
-                { id: job.id, style: regenStyle, roomType: job.roomType },
+                withIdempotencyKey({ id: job.id, style: regenStyle, roomType: job.roomType }),
                 {
                   onSuccess: () => {
                     toast({ title: 'Regeneration started', description: 'A new version is being staged. It costs 1 credit.' });
@@ -241,7 +241,7 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
               variant="outline"
               disabled={busy}
               onClick={() =>
-                retry.mutate(job.id, {
+                retry.mutate(withIdempotencyKey({ id: job.id }), {
                   onSuccess: () => toast({ title: 'Retry started', description: 'The photo is being staged again. It costs 1 credit, refunded if it fails.' }),
                   onError: onError('Retry failed'),
                 })

@@ -9,7 +9,7 @@ import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { SESSION_QUERY_KEY, useSession } from '../auth/use-session.ts';
-import { useCreateJob, useJob, useUpload } from '../jobs/api.ts';
+import { useCreateJob, useJob, useUpload, withIdempotencyKey } from '../jobs/api.ts';
 import { isInProgress, jobTitle } from '../jobs/format.ts';
 import { checkFile, fileToBase64 } from './file-check.ts';
 import { PhotoDropzone } from './photo-dropzone.tsx';
@@ -91,7 +91,7 @@ export default function GeneratePage() {
       return;
     }
     try {
-      const created = await createJob.mutateAsync({ originalImageUrl: imageUrl, style, userLabel: label.trim() || null, roomType });
+      const created = await createJob.mutateAsync(withIdempotencyKey({ originalImageUrl: imageUrl, style, userLabel: label.trim() || null, roomType }));
       setJobId(created.id);
     } catch (error) {
       toast({ title: 'Generation failed', description: (error as Error).message, variant: 'destructive' });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateJobRequest, Job, JobPage, RegenerateJobRequest, UploadResponse } from '@roomstager/contracts';
+import { IDEMPOTENCY_KEY_HEADER, type CreateJobRequest, type Job, type JobPage, type RegenerateJobRequest, type UploadResponse } from '@roomstager/contracts';
 import { apiJson, apiRequest, throwIfResNotOk } from '../../lib/api-client.ts';
 import { SESSION_QUERY_KEY } from '../auth/use-session.ts';
 
@@ -57,12 +57,28 @@ export function useUpload() {
   });
 }
 
+type Keyed<T> = T & { idempotencyKey: string };
+
+/**
+ * The variables of one press of Generate, Regenerate or Retry with its Idempotency-Key (CR-03),
+ * made once per press: a mutation's variables are fixed, so every attempt of that press (should a
+ * mutation ever retry) sends the same key, and the server debits once.
+ */
+export function withIdempotencyKey<T extends object>(variables: T): Keyed<T> {
+  return { ...variables, idempotencyKey: crypto.randomUUID() };
+}
+const keyHeader = (idempotencyKey: string) => ({ [IDEMPOTENCY_KEY_HEADER]: idempotencyKey });
+
+export const createJob = ({ idempotencyKey, ...body }: Keyed<CreateJobRequest>) => apiJson<Job>('POST', JOBS_KEY, body, keyHeader(idempotencyKey));
+
+export const regenerateJob = ({ id, idempotencyKey, ...body }: Keyed<RegenerateJobRequest & { id: string }>) =>
+  apiJson<Job>('POST', `${JOBS_KEY}/${id}/regenerate`, body, keyHeader(idempotencyKey));
+
+export const retryJob = ({ id, idempotencyKey }: Keyed<{ id: string }>) => apiJson<Job>('POST', `${JOBS_KEY}/${id}/retry`, undefined, keyHeader(idempotencyKey));
+
 export function useCreateJob() {
   const refresh = useRefreshAfterJobChange();
-  return useMutation({
-    mutationFn: (body: CreateJobRequest) => apiJson<Job>('POST', JOBS_KEY, body),
-    onSuccess: () => refresh(),
-  });
+  return useMutation({ mutationFn: createJob, onSuccess: () => refresh() });
 }
 
 export function useUpdateLabel() {
@@ -85,16 +101,10 @@ export function useDeleteJob() {
 
 export function useRegenerateJob() {
   const refresh = useRefreshAfterJobChange();
-  return useMutation({
-    mutationFn: ({ id, ...body }: RegenerateJobRequest & { id: string }) => apiJson<Job>('POST', `${JOBS_KEY}/${id}/regenerate`, body),
-    onSuccess: () => refresh(),
-  });
+  return useMutation({ mutationFn: regenerateJob, onSuccess: () => refresh() });
 }
 
 export function useRetryJob() {
   const refresh = useRefreshAfterJobChange();
-  return useMutation({
-    mutationFn: (id: string) => apiJson<Job>('POST', `${JOBS_KEY}/${id}/retry`),
-    onSuccess: () => refresh(),
-  });
+  return useMutation({ mutationFn: retryJob, onSuccess: () => refresh() });
 }
