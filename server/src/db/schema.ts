@@ -23,7 +23,10 @@ export const sessions = pgTable(
     userId: uuid()
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** Absolute end (SESSION_TTL_MS after sign-in), whatever the activity. */
     expiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** Last request seen, to the hour: the session ends after SESSION_IDLE_MS without one. */
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],

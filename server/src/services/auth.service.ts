@@ -7,7 +7,13 @@ import { OidcClient, OidcError } from '../integrations/google-oidc.ts';
 import { sanitizeReturnTo } from './return-to.ts';
 import { toSessionUser, type UsersService } from './users.service.ts';
 
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Absolute session lifetime (SES-04): the cookie's Max-Age too. */
+export const SESSION_TTL_MS = 30 * DAY_MS;
+/** Idle timeout (SES-04): a session unused this long ends, server-side. */
+export const SESSION_IDLE_MS = 7 * DAY_MS;
+/** lastSeenAt is written at most this often, so reading a session rarely writes. */
+const SESSION_TOUCH_MS = 60 * 60 * 1000;
 export const SIGN_IN_TTL_MS = 10 * 60 * 1000;
 
 /** A sign-in that cannot finish; `code` goes to /login?error=, `reason` only to the log. */
@@ -51,7 +57,7 @@ export interface CompletedSignIn {
  */
 function prepareSessionQuery(db: Db) {
   return db
-    .select({ user: users, expiresAt: sessions.expiresAt })
+    .select({ user: users, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, sql.placeholder('id')))
@@ -190,21 +196,24 @@ export class AuthService {
     await this.db.transaction(async (tx) => {
       if (wellFormed(previousToken)) await tx.delete(sessions).where(eq(sessions.id, hashToken(previousToken)));
       await tx.delete(sessions).where(lt(sessions.expiresAt, this.now()));
-      await tx.insert(sessions).values({ id: hashToken(token), userId, expiresAt });
+      await tx.insert(sessions).values({ id: hashToken(token), userId, expiresAt, lastSeenAt: this.now() });
     });
     return { token, expiresAt };
   }
 
-  /** The user of a session token, or null when it is unknown, malformed or expired. */
+  /** The user of a session token, or null when it is unknown, malformed, expired or idle too long. */
   async resolveSession(token: string | undefined): Promise<SessionUser | null> {
     if (!wellFormed(token)) return null;
     const id = hashToken(token);
     const [row] = await this.sessionQuery.execute({ id });
     if (!row) return null;
-    if (row.expiresAt <= this.now()) {
+    const now = this.now();
+    const idle = now.getTime() - row.lastSeenAt.getTime();
+    if (row.expiresAt <= now || idle >= SESSION_IDLE_MS) {
       await this.db.delete(sessions).where(eq(sessions.id, id));
       return null;
     }
+    if (idle >= SESSION_TOUCH_MS) await this.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
     return toSessionUser(row.user);
   }
 

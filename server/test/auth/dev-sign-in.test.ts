@@ -186,6 +186,45 @@ describe.each(databaseKinds)('sign-in through the development issuer on %s', (ki
     }
   });
 
+  it('ends a session idle for 7 days, keeps an active one alive, and ends any after 30 days (SES-04)', async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const session = async (name: string) => {
+      const jar = new CookieJar();
+      await signInWithDevIssuer(t.app, jar, { name, email: `${name.toLowerCase()}@example.com` });
+      const id = hashToken(jar.get('rs_session')!);
+      const set = (values: Partial<typeof sessions.$inferInsert>) => t.container.database.db.update(sessions).set(values).where(eq(sessions.id, id));
+      const row = async () => (await t.container.database.db.select().from(sessions).where(eq(sessions.id, id)))[0];
+      return { jar, set, row };
+    };
+
+    const idle = await session('Idle');
+    await idle.set({ lastSeenAt: new Date(Date.now() - 7 * DAY - 1000) });
+    expect((await me(t.app, idle.jar)).statusCode).toBe(401);
+    expect(await idle.row()).toBeUndefined();
+
+    // Used 6 days ago: still valid, and this request counts as activity.
+    const active = await session('Active');
+    await active.set({ lastSeenAt: new Date(Date.now() - 6 * DAY) });
+    expect((await me(t.app, active.jar)).statusCode).toBe(200);
+    expect(Date.now() - (await active.row())!.lastSeenAt.getTime()).toBeLessThan(60_000);
+
+    // Active a minute ago but past the absolute end.
+    const old = await session('Absolute');
+    await old.set({ lastSeenAt: new Date(Date.now() - 60_000), expiresAt: new Date(Date.now() - 1000) });
+    expect((await me(t.app, old.jar)).statusCode).toBe(401);
+  });
+
+  it('writes lastSeenAt at most hourly, so reading a session rarely writes', async () => {
+    const jar = new CookieJar();
+    await signInWithDevIssuer(t.app, jar, { name: 'Reader', email: 'reader@example.com' });
+    const id = hashToken(jar.get('rs_session')!);
+    const seen = new Date(Date.now() - 30 * 60 * 1000);
+    await t.container.database.db.update(sessions).set({ lastSeenAt: seen }).where(eq(sessions.id, id));
+    expect((await me(t.app, jar)).statusCode).toBe(200);
+    const [row] = await t.container.database.db.select().from(sessions).where(eq(sessions.id, id));
+    expect(row!.lastSeenAt.getTime()).toBe(seen.getTime());
+  });
+
   it('refuses a callback without the sign-in cookie, and a replayed callback', async () => {
     const jar = new CookieJar();
     const authorizationUrl = await startSignIn(t.app, jar);
