@@ -3,13 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { cookieNames } from '../src/api/session.ts';
 import { buildApp } from '../src/api/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createContainer, type Container, type ContainerOverrides } from '../src/container.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
+import { CreditsService, type LedgerViolation } from '../src/services/credits.service.ts';
 
 /** True when the tests also run against a real PostgreSQL (CI sets it). */
 export const postgresUrl = process.env.TEST_DATABASE_URL || undefined;
@@ -107,11 +107,6 @@ export async function createSignedInUser(
 }
 
 /** Users whose balance differs from the sum of their ledger rows (the invariant says: none). */
-export async function ledgerViolations(database: Database): Promise<Array<{ id: string; credits: number; ledger: number }>> {
-  const rows = await database.db.execute<{ id: string; credits: number; ledger: string | number }>(sql`
-    select u.id, u.credits, coalesce(sum(t.amount), 0) as ledger
-    from users u left join credit_transactions t on t.user_id = u.id
-    group by u.id, u.credits
-    having u.credits <> coalesce(sum(t.amount), 0)`);
-  return (rows as unknown as { rows: Array<{ id: string; credits: number; ledger: string | number }> }).rows.map((r) => ({ ...r, ledger: Number(r.ledger) }));
+export function ledgerViolations(database: Database): Promise<LedgerViolation[]> {
+  return new CreditsService(database.db).violations(1000);
 }

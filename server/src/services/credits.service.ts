@@ -26,8 +26,29 @@ export interface LedgerEntry {
  * user. Callers open the transaction and pass `tx` (never the outer db inside it: that
  * deadlocks on PGlite and escapes the transaction on node-postgres).
  */
+export interface LedgerViolation {
+  id: string;
+  credits: number;
+  ledger: number;
+}
+
 export class CreditsService {
   constructor(private readonly db: Db) {}
+
+  /**
+   * Users whose balance differs from the sum of their ledger rows (CR-04: there must be none).
+   * The worker's sweep runs it and logs any as an error; tests assert it stays empty.
+   */
+  async violations(limit = 100): Promise<LedgerViolation[]> {
+    const rows = await this.db
+      .select({ id: users.id, credits: users.credits, ledger: sql<string>`coalesce(sum(${creditTransactions.amount}), 0)` })
+      .from(users)
+      .leftJoin(creditTransactions, eq(creditTransactions.userId, users.id))
+      .groupBy(users.id, users.credits)
+      .having(sql`${users.credits} <> coalesce(sum(${creditTransactions.amount}), 0)`)
+      .limit(limit);
+    return rows.map((r) => ({ id: r.id, credits: r.credits, ledger: Number(r.ledger) }));
+  }
 
   /**
    * Moves `amount` credits for one user inside the caller's transaction: a conditional update

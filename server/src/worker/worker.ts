@@ -3,6 +3,7 @@ import { InvalidImageError, type EngineLogger, type StageOutput, type StagingEng
 import type { Container } from '../container.ts';
 import { makeThumbnail, normaliseEngineOutput } from '../services/image-files.ts';
 import type { ImagesService } from '../services/images.service.ts';
+import type { CreditsService } from '../services/credits.service.ts';
 import type { ClaimedJob, JobQueue } from '../services/job-queue.ts';
 import type { EventLog, PaymentsService } from '../services/payments.service.ts';
 import type { RateLimitsService } from '../services/rate-limits.service.ts';
@@ -42,6 +43,8 @@ export interface WorkerParts {
   rateLimits?: RateLimitsService;
   /** Payments left unsettled, reconciled with PayPal by the sweep. */
   payments?: PaymentsService;
+  /** The ledger, checked by the sweep against every balance (CR-04). */
+  credits?: CreditsService;
   logger?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
@@ -215,6 +218,19 @@ export class Worker {
   }
 
   /** Runs `batch` until it handles fewer than SWEEP_BATCH rows or the worker stops; answers the total. */
+  /**
+   * CR-04: every balance must equal the sum of its ledger rows. A mismatch means a bug or a
+   * manual edit; it is logged as an error for each user (no automatic repair: which side is
+   * right needs a person). Answers how many were found.
+   */
+  async checkLedger(): Promise<number> {
+    const { credits, logger } = this.parts;
+    if (!credits) return 0;
+    const found = await credits.violations();
+    for (const v of found) logger?.error({ event: 'credits.ledger_mismatch', userId: v.id, balance: v.credits, ledger: v.ledger }, 'worker: balance differs from the ledger');
+    return found.length;
+  }
+
   private async inBatches(batch: (limit: number) => Promise<number>): Promise<number> {
     let total = 0;
     for (;;) {
@@ -244,6 +260,11 @@ export class Worker {
         if (checked > 0) logger?.info({ checked }, 'worker: unsettled payments checked with PayPal');
       } catch (err) {
         logger?.error({ err }, 'worker: reconciling payments failed');
+      }
+      try {
+        await this.checkLedger();
+      } catch (err) {
+        logger?.error({ err }, 'worker: checking the ledger failed');
       }
       await sleep(intervalMs, this.stopped.signal);
     }
@@ -392,6 +413,7 @@ export function createWorker(
       testEngines: container.testEngines,
       rateLimits: container.rateLimits,
       payments: container.payments,
+      credits: container.credits,
       logger,
     },
     {
