@@ -107,6 +107,23 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
     expect(me).toBe(401);
   });
 
+  it('signs out everywhere from the profile: another browser of the same account is signed out too', async () => {
+    const email = uniqueEmail('everywhere');
+    await signIn(page, { name: 'Katherine Johnson', email });
+    const phone = await newContext(browser);
+    try {
+      const phonePage = await phone.newPage();
+      await signIn(phonePage, { name: 'Katherine Johnson', email });
+      await page.goto('/profile');
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await toastWith(page, 'Every session of your account has ended, on all devices.').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/');
+      expect(await phonePage.evaluate(async () => (await fetch('/api/auth/me')).status)).toBe(401);
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('the signed-in menu works at 375 px', async () => {
     const mobile = await newContext(browser, { mobile: true });
     const phone = await mobile.newPage();

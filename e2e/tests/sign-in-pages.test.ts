@@ -36,7 +36,8 @@ describe.skipIf(!hasBrowser())('login and signup', () => {
     await screenshot(page, 'signup-with-error');
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL('**/login');
-    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Welcome Back');
+    // The address changes before the lazily loaded page has rendered: wait for its heading.
+    await page.getByRole('heading', { level: 1, name: 'Welcome Back' }).waitFor();
   });
 
   it('no alert without an error parameter', async () => {

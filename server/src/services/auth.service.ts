@@ -217,6 +217,12 @@ export class AuthService {
     return toSessionUser(row.user);
   }
 
+  /** Ends every session of a user ("sign out everywhere", SES-05); answers how many. */
+  async endAllSessions(userId: string): Promise<number> {
+    const ended = await this.db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+    return ended.length;
+  }
+
   /** Ends a session server-side; unknown tokens are ignored. */
   async endSession(token: string | undefined): Promise<void> {
     if (!wellFormed(token)) return;

@@ -143,6 +143,35 @@ describe.each(databaseKinds)('sign-in through the development issuer on %s', (ki
     expect(rows).toHaveLength(0);
   });
 
+  it('signs out everywhere: every session of the user ends, other users keep theirs (SES-05)', async () => {
+    const laptop = new CookieJar();
+    const phone = new CookieJar();
+    const other = new CookieJar();
+    await signInWithDevIssuer(t.app, laptop, { name: 'Many', email: 'many@example.com' });
+    await signInWithDevIssuer(t.app, phone, { name: 'Many', email: 'many@example.com' });
+    await signInWithDevIssuer(t.app, other, { name: 'Other', email: 'other-user@example.com' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout-all', headers: { ...sameOrigin, cookie: `rs_session=${laptop.get('rs_session')}` } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true });
+    expect(res.cookies.find((c) => c.name === 'rs_session')?.value).toBe('');
+    expect((await me(t.app, laptop)).statusCode).toBe(401);
+    expect((await me(t.app, phone)).statusCode).toBe(401);
+    expect((await me(t.app, other)).statusCode).toBe(200);
+  });
+
+  it('refuses sign-out-everywhere without a session and from another site', async () => {
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout-all', headers: sameOrigin })).statusCode).toBe(401);
+    const jar = new CookieJar();
+    await signInWithDevIssuer(t.app, jar, { name: 'Cross', email: 'cross-all@example.com' });
+    const cross = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout-all',
+      headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', cookie: `rs_session=${jar.get('rs_session')}` },
+    });
+    expect(cross.statusCode).toBe(403);
+    expect((await me(t.app, jar)).statusCode).toBe(200);
+  });
+
   it('logout without a session still answers success', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: sameOrigin });
     expect(res.statusCode).toBe(200);

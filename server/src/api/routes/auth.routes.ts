@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { SignInError } from '../../services/auth.service.ts';
 import { AppError, UnauthorizedError } from '../errors.ts';
-import { sessionCookies } from '../session.ts';
+import { requireUser, sessionCookies } from '../session.ts';
 import { parseInput } from '../validation.ts';
 
 const ONE_MINUTE_MS = 60_000;
@@ -108,6 +108,16 @@ export function authRoutes(app: FastifyInstance, { config, auth }: Container): v
 
   app.post('/api/auth/logout', async (req, reply) => {
     await auth.endSession(req.cookies[cookies.names.session]);
+    cookies.clearSession(reply);
+    const answer: LogoutResponse = { success: true };
+    return reply.send(answer);
+  });
+
+  // Every device: a stolen or forgotten session ends too. Only with a valid session.
+  app.post('/api/auth/logout-all', async (req, reply) => {
+    const user = await requireUser(req);
+    const ended = await auth.endAllSessions(user.id);
+    req.log.info({ event: 'auth.sign_out_everywhere', userId: user.id, ended }, 'signed out everywhere');
     cookies.clearSession(reply);
     const answer: LogoutResponse = { success: true };
     return reply.send(answer);

@@ -11,14 +11,21 @@ import { SESSION_QUERY_KEY } from './use-session.ts';
  */
 export const logoutState = { leaving: false };
 
-/** Spec section 4: success or failure, the session cache is cleared and the browser goes to /. */
-export function useLogout() {
+/**
+ * Spec section 4: success or failure, the session cache is cleared and the browser goes to /.
+ * `everywhere` ends every session of the account (SES-05), not only this browser's.
+ */
+export function useLogout({ everywhere = false }: { everywhere?: boolean } = {}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: async () => (await apiRequest('POST', '/api/auth/logout')).json() as Promise<unknown>,
+    mutationFn: async () => (await apiRequest('POST', everywhere ? '/api/auth/logout-all' : '/api/auth/logout')).json() as Promise<unknown>,
     onSuccess: () => {
-      toast({ title: 'Logged out', description: 'You have been successfully logged out.' });
+      toast(
+        everywhere
+          ? { title: 'Signed out everywhere', description: 'Every session of your account has ended, on all devices.' }
+          : { title: 'Logged out', description: 'You have been successfully logged out.' },
+      );
     },
     onError: (error) => {
       toast({ title: 'Logout failed', description: error.message, variant: 'destructive' });

@@ -8,6 +8,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { toast } from '../../components/ui/use-toast.ts';
 import { apiJson } from '../../lib/api-client.ts';
 import { formatCents, formatDate } from '../../lib/format.ts';
+import { useLogout } from '../auth/use-logout.ts';
 import { SESSION_QUERY_KEY, useSession, type SessionUser } from '../auth/use-session.ts';
 
 const inputClass =
@@ -146,6 +147,24 @@ function StatsCard({ user }: { user: SessionUser }) {
   );
 }
 
+/** SES-05: end every session of the account, e.g. after signing in on a shared computer. */
+function SessionsCard() {
+  const logout = useLogout({ everywhere: true });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Sessions</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <p className="text-sm text-stone-600">Signed in on a shared computer or a lost phone? End every session of your account, this one included.</p>
+        <Button variant="outline" className="w-full" disabled={logout.isPending} onClick={() => logout.mutate()}>
+          {logout.isPending ? 'Signing out...' : 'Sign out everywhere'}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
 export default function ProfilePage() {
   usePageMeta('/profile');
   const { data: user } = useSession();
@@ -161,7 +180,10 @@ export default function ProfilePage() {
         <div className="lg:col-span-2">
           <ProfileCard user={user} />
         </div>
-        <StatsCard user={user} />
+        <div className="space-y-6">
+          <StatsCard user={user} />
+          <SessionsCard />
+        </div>
       </div>
     </>
   );
