@@ -29,28 +29,38 @@ export function blurPlane(p: Plane, sigma: number): Plane {
   }
   for (let i = 0; i < k.length; i++) k[i] = (k[i] ?? 0) / sum;
   const { width: w, height: h } = p;
+  const src = p.data;
   const tmp = new Float32Array(w * h);
   const out = new Float32Array(w * h);
+  // Horizontal: clamped reads only near the row's ends, a plain dot product in between.
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let x = 0; x < w; x++) {
       let acc = 0;
-      for (let i = -r; i <= r; i++) {
-        const xx = x + i < 0 ? 0 : x + i >= w ? w - 1 : x + i;
-        acc += (k[i + r] ?? 0) * (p.data[row + xx] ?? 0);
+      if (x >= r && x < w - r) {
+        const base = row + x - r;
+        for (let i = 0; i < k.length; i++) acc += k[i]! * src[base + i]!;
+      } else {
+        for (let i = -r; i <= r; i++) {
+          const xx = x + i < 0 ? 0 : x + i >= w ? w - 1 : x + i;
+          acc += k[i + r]! * src[row + xx]!;
+        }
       }
       tmp[row + x] = acc;
     }
   }
+  // Vertical: whole rows at a time, so memory is read in order; summed in double precision in
+  // the same order as a per-pixel loop, so results do not change with the loop order.
+  const acc = new Float64Array(w);
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let acc = 0;
-      for (let i = -r; i <= r; i++) {
-        const yy = y + i < 0 ? 0 : y + i >= h ? h - 1 : y + i;
-        acc += (k[i + r] ?? 0) * (tmp[yy * w + x] ?? 0);
-      }
-      out[y * w + x] = acc;
+    acc.fill(0);
+    for (let i = -r; i <= r; i++) {
+      const yy = y + i < 0 ? 0 : y + i >= h ? h - 1 : y + i;
+      const from = yy * w;
+      const kv = k[i + r]!;
+      for (let x = 0; x < w; x++) acc[x]! += kv * tmp[from + x]!;
     }
+    out.set(acc, y * w);
   }
   return { width: w, height: h, data: out };
 }
