@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { toast } from '../../components/ui/use-toast.ts';
+import { loginPath } from './login-path.ts';
 import { logoutState } from './use-logout.ts';
 import { useSession } from './use-session.ts';
 
@@ -46,5 +47,5 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (user) return <>{children}</>;
   if (leaving) return null;
   const returnTo = `${location.pathname}${location.search}`;
-  return <Navigate to={`/login?returnTo=${encodeURIComponent(returnTo)}`} replace />;
+  return <Navigate to={loginPath(returnTo)} replace />;
 }

@@ -5,6 +5,7 @@ import { usePageMeta } from '../../app/use-page-meta.ts';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
 import { PackCard } from '../../components/pack-card.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
+import { loginPath } from '../auth/login-path.ts';
 import { useSession } from '../auth/use-session.ts';
 
 /** Where the plan chosen while signed out is remembered until checkout. */
@@ -26,7 +27,7 @@ export function PricingPage() {
     } catch {
       // Storage may be unavailable (private mode); the returnTo still carries the plan.
     }
-    navigate(`/login?returnTo=${encodeURIComponent(checkout)}`);
+    navigate(loginPath(checkout));
   };
 
   return (
