@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { cookieNames } from '../src/api/session.ts';
 import { buildApp } from '../src/api/app.ts';
-import { loadConfig, type Config } from '../src/config.ts';
+import { ConfigError, loadConfig, type Config } from '../src/config.ts';
 import { createContainer, type Container, type ContainerOverrides } from '../src/container.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { CreditsService, type LedgerViolation } from '../src/services/credits.service.ts';
@@ -109,4 +109,15 @@ export async function createSignedInUser(
 /** Users whose balance differs from the sum of their ledger rows (the invariant says: none). */
 export function ledgerViolations(database: Database): Promise<LedgerViolation[]> {
   return new CreditsService(database.db).violations(1000);
+}
+
+/** The problems loadConfig reports for an environment (none when it loads). */
+export function configProblems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return err.problems;
+  }
 }

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
-
-const problemsOf = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).problems;
-  }
-};
+import { loadConfig } from '../../src/config.ts';
+import { configProblems } from '../helpers.ts';
 
 describe('sign-in configuration', () => {
   it('uses the development issuer by default', () => {
@@ -34,19 +25,19 @@ describe('sign-in configuration', () => {
   });
 
   it('needs both Google settings or neither', () => {
-    expect(problemsOf({ GOOGLE_CLIENT_ID: 'id' }).join()).toContain('GOOGLE_CLIENT_SECRET together');
-    expect(problemsOf({ GOOGLE_CLIENT_SECRET: 'secret' }).join()).toContain('GOOGLE_CLIENT_SECRET together');
+    expect(configProblems({ GOOGLE_CLIENT_ID: 'id' }).join()).toContain('GOOGLE_CLIENT_SECRET together');
+    expect(configProblems({ GOOGLE_CLIENT_SECRET: 'secret' }).join()).toContain('GOOGLE_CLIENT_SECRET together');
   });
 
   it('refuses to start production without Google settings', () => {
-    expect(problemsOf({ NODE_ENV: 'production' }).join()).toContain('production needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET');
-    expect(problemsOf({ NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's' })).toEqual([]);
+    expect(configProblems({ NODE_ENV: 'production' }).join()).toContain('production needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET');
+    expect(configProblems({ NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's' })).toEqual([]);
   });
 
   it('accepts an issuer override only with a client, and only https in production', () => {
-    expect(problemsOf({ OIDC_ISSUER_URL: 'http://127.0.0.1:8080' }).join()).toContain('OIDC_ISSUER_URL');
+    expect(configProblems({ OIDC_ISSUER_URL: 'http://127.0.0.1:8080' }).join()).toContain('OIDC_ISSUER_URL');
     expect(
-      problemsOf({ NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's', OIDC_ISSUER_URL: 'http://idp.example' }).join(),
+      configProblems({ NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's', OIDC_ISSUER_URL: 'http://idp.example' }).join(),
     ).toContain('https');
     expect(loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's', OIDC_ISSUER_URL: 'http://127.0.0.1:8080' }).oidc.issuerUrl).toBe(
       'http://127.0.0.1:8080',
@@ -55,6 +46,6 @@ describe('sign-in configuration', () => {
 
   it('validates the sign-in rate limit', () => {
     expect(loadConfig({}).SIGN_IN_RATE_LIMIT).toBe(120);
-    expect(problemsOf({ SIGN_IN_RATE_LIMIT: '0' }).join()).toContain('SIGN_IN_RATE_LIMIT');
+    expect(configProblems({ SIGN_IN_RATE_LIMIT: '0' }).join()).toContain('SIGN_IN_RATE_LIMIT');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError } from '../../src/config.ts';
+import { loadConfig } from '../../src/config.ts';
 import { createContainer, describeParts } from '../../src/container.ts';
-import { createTestApp, openTestDatabase, testConfig, type TestApp } from '../helpers.ts';
+import { configProblems, createTestApp, openTestDatabase, testConfig, type TestApp } from '../helpers.ts';
 import { call, capture, createOrder, expectLedgerInvariant, newBuyer, simulator } from './payment-helpers.ts';
 
 describe('the PayPal simulator', () => {
@@ -112,20 +112,10 @@ describe('the PayPal simulator', () => {
 });
 
 describe('PayPal configuration', () => {
-  const problemsOf = (env: Record<string, string>) => {
-    try {
-      loadConfig(env);
-      return [];
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError);
-      return (err as ConfigError).problems;
-    }
-  };
-
   it('needs both PayPal credentials or neither, and a known PAYPAL_ENV', () => {
-    expect(problemsOf({ PAYPAL_CLIENT_ID: 'id' }).join()).toContain('PAYPAL_CLIENT_SECRET together');
-    expect(problemsOf({ PAYPAL_CLIENT_SECRET: 's' }).join()).toContain('PAYPAL_CLIENT_SECRET together');
-    expect(problemsOf({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 's', PAYPAL_ENV: 'production' }).join()).toContain('PAYPAL_ENV');
+    expect(configProblems({ PAYPAL_CLIENT_ID: 'id' }).join()).toContain('PAYPAL_CLIENT_SECRET together');
+    expect(configProblems({ PAYPAL_CLIENT_SECRET: 's' }).join()).toContain('PAYPAL_CLIENT_SECRET together');
+    expect(configProblems({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 's', PAYPAL_ENV: 'production' }).join()).toContain('PAYPAL_ENV');
   });
 
   it('picks the sandbox or live base URL, else the simulator', () => {

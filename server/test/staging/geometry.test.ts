@@ -174,21 +174,26 @@ describe('room analysis on real photos', () => {
   });
 });
 
+/** Floor points projected and back-projected land where they started. */
+function expectFloorRoundTrip(cam: Camera): void {
+  for (const p of [
+    [0.5, 0, 3],
+    [-1.7, 0, 5.5],
+    [2.2, 0, 2.4],
+  ] as Array<[number, number, number]>) {
+    const q = cam.project(p);
+    const back = cam.floorPoint(q.u, q.v);
+    expect(back).not.toBeNull();
+    expect(back![0]).toBeCloseTo(p[0], 6);
+    expect(back![2]).toBeCloseTo(p[2], 6);
+  }
+}
+
 describe('camera', () => {
   const cam = new Camera({ width: 1200, height: 800, focal: 700, cx: 600, cy: 370, yaw: 0.2, pitch: 0, roll: 0, eyeHeight: 1.5 });
 
   it('projects floor points and back-projects them to the same place', () => {
-    for (const p of [
-      [0.5, 0, 3],
-      [-1.7, 0, 5.5],
-      [2.2, 0, 2.4],
-    ] as Array<[number, number, number]>) {
-      const q = cam.project(p);
-      const back = cam.floorPoint(q.u, q.v);
-      expect(back).not.toBeNull();
-      expect(back![0]).toBeCloseTo(p[0], 6);
-      expect(back![2]).toBeCloseTo(p[2], 6);
-    }
+    expectFloorRoundTrip(cam);
   });
 
   it('round-trips wall points and keeps scale with distance', () => {
@@ -216,17 +221,7 @@ describe('tilted camera', () => {
   const cam = new Camera({ width: 1200, height: 800, focal: 700, cx: 600, cy: 400, yaw: 0.2, pitch: -0.14, roll: 0.05, eyeHeight: 1.5 });
 
   it('round-trips floor, side wall and back wall points', () => {
-    for (const p of [
-      [0.5, 0, 3],
-      [-1.7, 0, 5.5],
-      [2.2, 0, 2.4],
-    ] as Array<[number, number, number]>) {
-      const q = cam.project(p);
-      const back = cam.floorPoint(q.u, q.v);
-      expect(back).not.toBeNull();
-      expect(back![0]).toBeCloseTo(p[0], 6);
-      expect(back![2]).toBeCloseTo(p[2], 6);
-    }
+    expectFloorRoundTrip(cam);
     const q = cam.project([-2, 1.2, 4]);
     const w = cam.planeXPoint(q.u, q.v, -2);
     expect(w![1]).toBeCloseTo(1.2, 6);
