@@ -7,6 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Container } from '../container.ts';
 import { AppError } from './errors.ts';
+import { isApiPath } from './paths.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
 import { authRoutes } from './routes/auth.routes.ts';
 import { creditsRoutes } from './routes/credits.routes.ts';
@@ -77,7 +78,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
 
   // API answers are per user and per moment: never cached by browsers or proxies.
   app.addHook('onSend', async (req, reply) => {
-    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    if (isApiPath(req.url) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
   });
 
   app.setErrorHandler((error, req, reply) => {
@@ -112,7 +113,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
 
   app.setNotFoundHandler((req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';
-    if (pathname.startsWith('/api/') || pathname === '/api' || !sendShell || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    if (isApiPath(pathname) || !sendShell || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return reply.code(404).send({ message: 'Not found' });
     }
     return sendShell(reply, pathname);

@@ -57,15 +57,15 @@ export function helmetOptions(secure: boolean, paymentSources: readonly string[]
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Cross-site protection for state-changing /api routes: the request must come from this
- * origin, and a body, when present, must be JSON. Routes signed or protected otherwise
- * (PayPal's webhook, the OIDC callback, development stand-ins) opt out with
- * `config: { crossSiteExempt: true }`.
+ * Cross-site protection for every state-changing request, whatever its path: it must come from
+ * this origin, and a body, when present, must be JSON. Deciding by the raw URL let
+ * `/%61pi/...` through (the router decodes it to `/api/...`), so nothing is decided by the path:
+ * routes signed or protected otherwise (PayPal's webhook, the development stand-ins' forms and
+ * server-to-server calls) opt out with `config: { crossSiteExempt: true }`.
  */
 export function registerCrossSiteProtection(app: FastifyInstance, publicOrigin: string): void {
   app.addHook('onRequest', async (req: FastifyRequest) => {
-    if (SAFE_METHODS.has(req.method) || !req.url.startsWith('/api/')) return;
-    if (req.routeOptions.config?.crossSiteExempt) return;
+    if (SAFE_METHODS.has(req.method) || req.routeOptions.config?.crossSiteExempt) return;
     const origin = req.headers.origin;
     const fetchSite = req.headers['sec-fetch-site'];
     const sameOrigin = origin ? origin === publicOrigin : fetchSite === 'same-origin';

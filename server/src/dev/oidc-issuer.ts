@@ -150,6 +150,8 @@ export class DevOidcIssuer {
     await app.register(async (scope) => {
       await scope.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
       const base = this.basePath;
+      // Google's side of sign-in: its form posts and the token call are the provider's, not this app's API.
+      const exempt = { config: { crossSiteExempt: true } };
 
       scope.get(`${base}/.well-known/openid-configuration`, async (_req, reply) => {
         const issuer = this.options.issuerUrl;
@@ -184,7 +186,7 @@ export class DevOidcIssuer {
         return this.sendPage(reply, params);
       });
 
-      scope.post(`${base}/authorize`, async (req, reply) => {
+      scope.post(`${base}/authorize`, exempt, async (req, reply) => {
         const form = (req.body ?? {}) as Record<string, unknown>;
         const params = this.readAuthorizeParams(form);
         const problem = this.checkAuthorizeParams(params);
@@ -220,7 +222,7 @@ export class DevOidcIssuer {
         return reply.redirect(target.href, 303);
       });
 
-      scope.post(`${base}/token`, async (req, reply) => {
+      scope.post(`${base}/token`, exempt, async (req, reply) => {
         reply.header('Cache-Control', 'no-store');
         const body = (req.body ?? {}) as Record<string, unknown>;
         const field = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');

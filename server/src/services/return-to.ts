@@ -1,4 +1,5 @@
 import { RETURN_TO_MAX_LENGTH } from '@roomstager/contracts';
+import { isApiPath } from '../api/paths.ts';
 
 // Control characters (C0, DEL, C1): never part of a path we redirect to.
 // eslint-disable-next-line no-control-regex
@@ -8,7 +9,7 @@ const PROBE_ORIGIN = 'http://return-to.invalid';
 /**
  * A same-origin path to send the browser to after sign-in, or null for anything else. It must
  * start with exactly one '/', contain no backslash and no control character, resolve on this
- * origin and not point into the API. The answer is re-serialised by the URL parser (pathname +
+ * origin and not point into the API (however its path is encoded). The answer is re-serialised by the URL parser (pathname +
  * search + hash), so what is stored is exactly what the browser will read. Checked when stored
  * and again before redirecting.
  */
@@ -25,7 +26,7 @@ export function sanitizeReturnTo(value: unknown): string | null {
   if (url.origin !== PROBE_ORIGIN) return null;
   // Dot segments can collapse into '//' ('/..//evil.example'): a protocol-relative URL.
   if (url.pathname.startsWith('//')) return null;
-  if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return null;
+  if (isApiPath(url.pathname)) return null;
   const path = `${url.pathname}${url.search}${url.hash}`;
   return path.length <= RETURN_TO_MAX_LENGTH ? path : null;
 }
