@@ -30,6 +30,7 @@ export const MESSAGES = {
   trailingData: 'This file contains data after the end of the image. Please save it as a plain JPEG or PNG and try again.',
   tooManyPixels: `The image is too large: at most ${IMAGE_LIMITS.maxLongSide} pixels on its longer side and ${IMAGE_LIMITS.maxPixels / 1_000_000} megapixels.`,
   tooSmall: `The image is too small: its shorter side must be at least ${IMAGE_LIMITS.minShortSide} pixels.`,
+  tooComplex: 'This JPEG is saved in an unusual way that takes too long to read. Please save it again as a standard JPEG and try again.',
 } as const;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -68,11 +69,13 @@ export function sniffFormat(bytes: Buffer): ImageFormat | null {
 
 /**
  * Where the image's own data ends (the byte after the PNG IEND chunk, or after the JPEG EOI that
- * follows the last scan), or null when the structure is broken. Whatever comes after is another
- * file glued on: the polyglot trick.
+ * follows the last scan) and its JPEG scan count (0 for a PNG), or null when the structure is
+ * broken. Whatever comes after the end is another file glued on: the polyglot trick.
  */
-export function imageEnd(bytes: Buffer, format: ImageFormat): number | null {
-  return format === 'png' ? pngEnd(bytes) : jpegEnd(bytes);
+function imageStructure(bytes: Buffer, format: ImageFormat): { end: number; scans: number } | null {
+  if (format === 'jpeg') return jpegStructure(bytes);
+  const end = pngEnd(bytes);
+  return end === null ? null : { end, scans: 0 };
 }
 
 function pngEnd(bytes: Buffer): number | null {
@@ -88,8 +91,10 @@ function pngEnd(bytes: Buffer): number | null {
   return null;
 }
 
-function jpegEnd(bytes: Buffer): number | null {
+/** Where a JPEG ends (after the EOI that follows its last scan) and how many scans (SOS segments) it has. */
+export function jpegStructure(bytes: Buffer): { end: number; scans: number } | null {
   let pos = 2; // after SOI
+  let scans = 0;
   const n = bytes.length;
   while (pos < n) {
     if (bytes[pos] !== 0xff) return null;
@@ -97,7 +102,7 @@ function jpegEnd(bytes: Buffer): number | null {
     if (pos >= n) return null;
     const marker = bytes[pos] as number;
     pos++;
-    if (marker === 0xd9) return pos; // EOI
+    if (marker === 0xd9) return { end: pos, scans }; // EOI
     if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) continue; // no length
     if (pos + 2 > n) return null;
     const length = bytes.readUInt16BE(pos);
@@ -105,6 +110,7 @@ function jpegEnd(bytes: Buffer): number | null {
     pos += length;
     if (pos > n) return null;
     if (marker === 0xda) {
+      scans++;
       // Entropy-coded data: runs until a marker other than a stuffed 0x00 or a restart marker.
       while (pos < n) {
         if (bytes[pos] === 0xff) {
@@ -135,9 +141,9 @@ export function acceptableTrailer(rest: Buffer, format: ImageFormat): boolean {
     const b = rest[pos] as number;
     if (b === 0x00 || b === 0xff || b === 0x0a || b === 0x0d) {
       if (format === 'jpeg' && b === 0xff && rest[pos + 1] === 0xd8 && rest[pos + 2] === 0xff) {
-        const end = jpegEnd(rest.subarray(pos));
-        if (end === null) return false;
-        pos += end;
+        const inner = jpegStructure(rest.subarray(pos));
+        if (!inner) return false;
+        pos += inner.end;
         continue;
       }
       pos++;
@@ -158,6 +164,18 @@ export interface NormalisedImage {
 }
 
 const isPixelLimit = (err: unknown) => /pixel limit/i.test(String((err as Error)?.message));
+const isTimeout = (err: unknown) => /timeout/i.test(String((err as Error)?.message));
+
+/**
+ * Decode-cost limits, checked from the file's structure and header before any pixel is decoded.
+ * Cameras and editors write 1-20 scans (baseline 1, libjpeg's progressive 10, mozjpeg ~12); a
+ * file with thousands takes minutes of CPU at the size limit.
+ */
+export const MAX_JPEG_SCANS = 64;
+/** Scans x pixels: at most 24 passes over the largest picture allowed. */
+const MAX_SCAN_PIXELS = 24 * IMAGE_LIMITS.maxPixels;
+/** No upload's decode and re-encode may take longer than this (a normal 40 MP photo takes ~2 s). */
+const DECODE_TIMEOUT_SECONDS = 15;
 
 /**
  * The whole upload check after the base64: magic bytes, structure, header dimensions against
@@ -166,11 +184,12 @@ const isPixelLimit = (err: unknown) => /pixel limit/i.test(String((err as Error)
 export async function normaliseUpload(bytes: Buffer): Promise<NormalisedImage> {
   const format = sniffFormat(bytes);
   if (!format) throw new UploadRejectedError(415, MESSAGES.wrongType, 'UNSUPPORTED_IMAGE_TYPE');
-  const end = imageEnd(bytes, format);
-  if (end === null) throw new UploadRejectedError(422, MESSAGES.unreadable, 'UNREADABLE_IMAGE');
-  if (end < bytes.length && !acceptableTrailer(bytes.subarray(end), format)) {
+  const structure = imageStructure(bytes, format);
+  if (!structure) throw new UploadRejectedError(422, MESSAGES.unreadable, 'UNREADABLE_IMAGE');
+  if (structure.end < bytes.length && !acceptableTrailer(bytes.subarray(structure.end), format)) {
     throw new UploadRejectedError(422, MESSAGES.trailingData, 'TRAILING_DATA');
   }
+  if (structure.scans > MAX_JPEG_SCANS) throw new UploadRejectedError(422, MESSAGES.tooComplex, 'IMAGE_TOO_COMPLEX');
 
   let meta: Metadata;
   try {
@@ -181,15 +200,21 @@ export async function normaliseUpload(bytes: Buffer): Promise<NormalisedImage> {
   }
   if (meta.format !== format) throw new UploadRejectedError(415, MESSAGES.wrongType, 'UNSUPPORTED_IMAGE_TYPE');
   checkDimensions(meta.width, meta.height);
+  // A progressive JPEG is decoded once per scan over the whole picture: its cost is pixels x scans.
+  if (structure.scans * (meta.width ?? 0) * (meta.height ?? 0) > MAX_SCAN_PIXELS) {
+    throw new UploadRejectedError(422, MESSAGES.tooComplex, 'IMAGE_TOO_COMPLEX');
+  }
 
   try {
     const { data, info } = await sharp(bytes, UNTRUSTED)
       .rotate()
       .jpeg({ quality: JPEG_QUALITY })
+      .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
       .toBuffer({ resolveWithObject: true });
     return { jpeg: data, width: info.width, height: info.height, sha256: sha256(data) };
   } catch (err) {
     if (isPixelLimit(err)) throw new UploadRejectedError(422, MESSAGES.tooManyPixels, 'IMAGE_TOO_LARGE');
+    if (isTimeout(err)) throw new UploadRejectedError(422, MESSAGES.tooComplex, 'IMAGE_TOO_COMPLEX');
     throw new UploadRejectedError(422, MESSAGES.unreadable, 'UNREADABLE_IMAGE');
   }
 }

@@ -9,9 +9,11 @@ import { Semaphore } from './semaphore.ts';
 // eslint-disable-next-line no-control-regex
 const PATH_LIKE_NAME = /[/\\\u0000-\u001f\u007f]|^\.{1,2}$/;
 
-/** At most this many uploads decode at once (each can hold ~160 MB of pixels); a few more wait. */
-const MAX_DECODING = 2;
-const MAX_WAITING = 8;
+/**
+ * At most two uploads decode at once (each can hold ~160 MB of pixels) and eight more wait; one
+ * account decodes one at a time with at most three in flight, so it never holds both slots.
+ */
+const DECODE_LIMITS = { limit: 2, queueLimit: 8, perKey: 1, perKeyQueued: 3 } as const;
 
 /**
  * `POST /api/upload`: the base64 is checked before decoding, the bytes by content (never by the
@@ -20,7 +22,7 @@ const MAX_WAITING = 8;
  * Nothing is stored for a rejected upload.
  */
 export class UploadsService {
-  private readonly decoding = new Semaphore(MAX_DECODING, MAX_WAITING);
+  private readonly decoding = new Semaphore(DECODE_LIMITS);
 
   constructor(
     private readonly db: Db,
@@ -30,7 +32,7 @@ export class UploadsService {
   async upload(userId: string, request: UploadRequest): Promise<UploadResponse> {
     if (PATH_LIKE_NAME.test(request.filename)) throw new BadRequestError('Invalid file name: it must be a plain name, not a path');
     const bytes = decodeBase64Image(request.imageData);
-    const image = await this.decoding.run(() => normaliseUpload(bytes));
+    const image = await this.decoding.run(userId, () => normaliseUpload(bytes));
     const { id, storageKey } = await this.images.storeFiles(image);
     try {
       await this.images.insertRow(this.db, { id, storageKey, userId, kind: 'original', image });

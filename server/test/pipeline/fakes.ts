@@ -103,6 +103,21 @@ export async function makeJpeg(width = 640, height = 480, options: { orientation
   return img.jpeg({ quality: 90 }).toBuffer();
 }
 
+/**
+ * The structure of a decode-cost bomb: a progressive JPEG whose last scan is repeated until it has
+ * `scans` scans (cameras write 1-20). Each 0xFFDA in a JPEG is a real marker: entropy-coded data
+ * escapes every 0xFF.
+ */
+export async function makeManyScanJpeg(scans = 2_647, width = 1600, height = 1200): Promise<Buffer> {
+  const jpeg = await sharp({ create: { width, height, channels: 3, background: { r: 180, g: 170, b: 160 } } })
+    .jpeg({ progressive: true })
+    .toBuffer();
+  const own = jpeg.toString('latin1').split('\xff\xda').length - 1;
+  const last = jpeg.lastIndexOf(Buffer.from([0xff, 0xda]));
+  const scan = jpeg.subarray(last, jpeg.length - 2);
+  return Buffer.concat([jpeg.subarray(0, jpeg.length - 2), ...Array<Buffer>(scans - own).fill(scan), Buffer.from([0xff, 0xd9])]);
+}
+
 export async function makePng(width = 640, height = 480): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 120, g: 130, b: 140 } } }).png().toBuffer();
 }

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_BODY_LIMIT_BYTES } from '../../src/api/routes/uploads.routes.ts';
 import { images } from '../../src/db/schema.ts';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, sameOrigin, type TestApp } from '../helpers.ts';
-import { b64, makeJpeg, makePng, makePngBomb } from './fakes.ts';
+import { jpegStructure } from '../../src/services/image-files.ts';
+import { b64, makeJpeg, makeManyScanJpeg, makePng, makePngBomb } from './fakes.ts';
 
 async function filesUnder(dir: string): Promise<string[]> {
   try {
@@ -213,6 +214,17 @@ describe.each(databaseKinds)('uploads and image URLs on %s', (kind) => {
       expect(Date.now() - started).toBeLessThan(3_000);
     });
 
+    it('a progressive JPEG with thousands of scans, before decoding it', async () => {
+      const bomb = await makeManyScanJpeg();
+      expect(jpegStructure(bomb)?.scans).toBe(2_647);
+      expect(bomb.length).toBeLessThan(10_485_760);
+      const started = Date.now();
+      const body = await expectRefused({ imageData: b64(bomb), filename: 'scans.jpg' }, 422, /takes too long to read/);
+      expect(body.error).toBe('IMAGE_TOO_COMPLEX');
+      // Decoding it would take the whole decode time limit; the structure check answers at once.
+      expect(Date.now() - started).toBeLessThan(3_000);
+    });
+
     it('too small, too long', async () => {
       await expectRefused({ imageData: b64(await makeJpeg(300, 200)), filename: 'tiny.jpg' }, 422, /too small/);
       await expectRefused({ imageData: b64(await makeJpeg(8001, 400)), filename: 'long.jpg' }, 422, /too large/);
@@ -258,6 +270,18 @@ describe.each(databaseKinds)('uploads and image URLs on %s', (kind) => {
       });
       expect(text.statusCode).toBe(415);
     });
+  });
+
+  it("ten decode bombs from one account: all refused, nothing of theirs stored, another user's upload in parallel succeeds", async () => {
+    const bomb = b64(await makeManyScanJpeg());
+    const rowsOf = async (userId: string) => (await t.container.database.db.select().from(images)).filter((r) => r.userId === userId).length;
+    const [aliceBefore, bobBefore] = [await rowsOf(alice.id), await rowsOf(bob.id)];
+    const attack = Array.from({ length: 10 }, () => upload({ imageData: bomb, filename: 'scans.jpg' }));
+    const [bobs, ...refused] = await Promise.all([upload({ imageData: b64(jpeg), filename: 'room.jpg' }, bob.cookie), ...attack]);
+    expect(bobs?.statusCode, bobs?.body).toBe(201);
+    for (const res of refused) expect([422, 429], res.body).toContain(res.statusCode);
+    expect(await rowsOf(alice.id)).toBe(aliceBefore);
+    expect(await rowsOf(bob.id)).toBe(bobBefore + 1);
   });
 
   it("answers 404 for another user's image and its thumbnail, and for unknown or malformed ids", async () => {
