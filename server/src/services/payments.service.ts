@@ -448,16 +448,18 @@ export class PaymentsService {
         order = await this.paypal.captureOrder(orderId, `capture-${payment.id}-${payment.captureAttempt}`);
       } catch (err) {
         if (!(err instanceof PayPalApiError)) throw err;
-        if (err.issue === 'INSTRUMENT_DECLINED') {
-          // The buyer picks another funding source and approves again; the next capture needs a fresh request id.
+        if (err.issue === 'INSTRUMENT_DECLINED' || err.issue === 'ORDER_NOT_APPROVED') {
+          // A refusal that captured nothing. PayPal answers a PayPal-Request-Id with its first
+          // answer again, so the next capture (the buyer chose another funding source, or approved
+          // at last) needs a fresh request id or it would be refused forever.
           await this.db
             .update(payments)
-            .set({ captureAttempt: sql`${payments.captureAttempt} + 1`, statusDetail: 'INSTRUMENT_DECLINED', updatedAt: new Date() })
+            .set({ captureAttempt: sql`${payments.captureAttempt} + 1`, statusDetail: err.issue, updatedAt: new Date() })
             .where(and(eq(payments.id, payment.id), eq(payments.captureAttempt, payment.captureAttempt)));
+          if (err.issue === 'ORDER_NOT_APPROVED') throw notApproved();
           log.info({ event: 'payment.instrument_declined', paymentId: payment.id, debugId: err.debugId }, 'PayPal declined the instrument');
           throw declinedInstrument();
         }
-        if (err.issue === 'ORDER_NOT_APPROVED') throw notApproved();
         // Captured by another request or process (ORDER_ALREADY_CAPTURED), being captured by one
         // with the same request id, or captured before the answer was lost: what counts is the
         // order as PayPal has it.

@@ -125,6 +125,31 @@ describe.each(databaseKinds)('PayPal checkout against the simulator on %s', (kin
     expect((await paymentOf(t.container.database, id))?.status).toBe('created');
   });
 
+  it.each([
+    ['capture', (buyer: Buyer, id: string) => capture(t.app, buyer, id)],
+    ['confirmation', (buyer: Buyer, id: string) => confirm(t.app, buyer, id)],
+  ])('a capture tried before the approval does not poison the order: approved at PayPal, the next %s credits it', async (_label, settle) => {
+    const buyer = await newBuyer(t.app);
+    const id = await createOrder(t.app, buyer, 'starter');
+    for (const early of [await capture(t.app, buyer, id), await confirm(t.app, buyer, id)]) {
+      expect(early.statusCode).toBe(422);
+      expect(early.json()).toMatchObject({ error: 'ORDER_NOT_APPROVED' });
+    }
+    // The buyer approves on PayPal's page, as a browser would.
+    const page = await t.app.inject({
+      method: 'POST',
+      url: '/dev/paypal/checkoutnow',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token: id, action: 'approve' }).toString(),
+    });
+    expect(page.statusCode).toBeLessThan(400);
+    expect(simulator(t).order(id)?.status).toBe('APPROVED');
+    const res = await settle(buyer, id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'COMPLETED', balance: 13 });
+    expect(await purchaseRows(t.container.database, buyer.id)).toHaveLength(1);
+  });
+
   it('captures an approved order and records the purchase once: ledger row, balance, stats, history, priority', async () => {
     const buyer = await newBuyer(t.app);
     const id = await approvedOrder(t, buyer);

@@ -70,6 +70,17 @@ describe.each(databaseKinds)('reconciliation of unsettled payments on %s', (kind
     expect(await purchaseRows(t.container.database, buyer.id)).toHaveLength(1);
   });
 
+  it('captured too early (ORDER_NOT_APPROVED), then approved and abandoned: the sweep still captures and credits it', async () => {
+    const buyer = await newBuyer(t.app);
+    const id = await createOrder(t.app, buyer);
+    expect((await capture(t.app, buyer, id)).json()).toMatchObject({ error: 'ORDER_NOT_APPROVED' });
+    simulator(t).approve(id);
+    await age(id, 15 * MINUTE);
+    expect(await worker.reconcilePayments()).toBeGreaterThanOrEqual(1);
+    expect((await paymentOf(t.container.database, id))?.status).toBe('completed');
+    expect(await balanceOf(t.container.database, buyer.id)).toBe(53);
+  });
+
   it('sweeps of two workers and capture calls through two servers at once: one credit', async () => {
     const buyer = await newBuyer(t.app);
     const id = await approvedOrder(t, buyer, 'enterprise');
