@@ -162,7 +162,7 @@ export const jobs = pgTable(
       .where(sql`${t.idempotencyKey} is not null`),
     check('jobs_idempotency_key_with_fingerprint', sql`(${t.idempotencyKey} is null) = (${t.idempotencyFingerprint} is null)`),
     index('jobs_user_id_created_at_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
-    // The claim query: pending jobs by priority then age, plus the few processing ones whose lease may expire.
+    // The claim query's candidates: pending jobs, plus the few processing ones whose lease may expire.
     index('jobs_queue_idx')
       .on(t.priority.desc(), t.createdAt)
       .where(sql`${t.status} in ('pending', 'processing')`),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { jobs } from '../db/schema.ts';
 import type { CreditsService } from './credits.service.ts';
@@ -36,20 +36,36 @@ export class JobQueue {
     return and(eq(jobs.id, job.id), eq(jobs.leaseToken, job.leaseToken), eq(jobs.status, 'processing'));
   }
 
-  /** The next job: pending ones, or processing ones whose lease expired; highest priority, then oldest. */
+  /**
+   * The next job: pending ones, or processing ones whose lease expired. Highest priority (the paid
+   * tiers) first; within a tier the workers are shared between users in turns: a job's turn is its
+   * place in its user's backlog plus the jobs that user has running, and on equal turns the user
+   * served longest ago (or never) goes first. So a user with nothing running goes before the
+   * second job of a user with a backlog, whoever queued first. FOR UPDATE cannot lock rows of a
+   * query with window functions or aggregates, so the ranking is in derived tables joined to the
+   * rows that are locked; "served" reads only the waiting users' jobs of the last day (by index).
+   */
   async claim(): Promise<ClaimedJob | null> {
-    const next = this.db
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(
-        and(
-          inArray(jobs.status, ['pending', 'processing']),
-          or(eq(jobs.status, 'pending'), and(eq(jobs.status, 'processing'), lt(jobs.leaseExpiresAt, sql`now()`))),
-        ),
-      )
-      .orderBy(desc(jobs.priority), asc(jobs.createdAt))
-      .limit(1)
-      .for('update', { skipLocked: true });
+    const claimable = (alias: string) =>
+      sql.raw(`${alias}.status in ('pending', 'processing') and (${alias}.status = 'pending' or ${alias}.lease_expires_at < now())`);
+    const next = sql`
+      select c.id from jobs c
+      join (
+        select q.id, row_number() over (partition by q.user_id order by q.created_at, q.id) - 1 as backlog_place
+        from jobs q where ${claimable('q')}
+      ) ranked on ranked.id = c.id
+      left join (
+        select s.user_id,
+          count(*) filter (where s.status = 'processing' and s.lease_expires_at >= now()) as running,
+          max(s.processing_started_at) as last_start
+        from jobs s
+        where s.created_at > now() - interval '1 day' and s.user_id in (select w.user_id from jobs w where ${claimable('w')})
+        group by s.user_id
+      ) served on served.user_id = c.user_id
+      where ${claimable('c')}
+      order by c.priority desc, ranked.backlog_place + coalesce(served.running, 0), served.last_start nulls first, c.created_at, c.id
+      limit 1
+      for update of c skip locked`;
     const [row] = await this.db
       .update(jobs)
       .set({
@@ -59,7 +75,7 @@ export class JobQueue {
         attempts: sql`${jobs.attempts} + 1`,
         processingStartedAt: sql`coalesce(${jobs.processingStartedAt}, now())`,
       })
-      .where(inArray(jobs.id, next))
+      .where(sql`${jobs.id} = (${next})`)
       .returning();
     return row ? (row as ClaimedJob) : null;
   }
