@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ROOM_TYPE, ROOM_TYPES, STYLES, type RoomType, type Style } from '@roomstager/contracts';
 import { drawDebug } from '../server/src/staging/local/debug.ts';
 import { decodeImage, encodeJpeg } from '../server/src/staging/local/image.ts';
+import { NoRoomError } from '../server/src/staging/engine.ts';
 import { stageDetailed } from '../server/src/staging/local/index.ts';
 import { footprint } from '../server/src/staging/local/layout.ts';
 
@@ -43,7 +44,11 @@ const signal = new AbortController().signal;
 
 for (const style of styles) {
   const started = performance.now();
-  const detail = await stageDetailed(bytes, style, roomType, signal);
+  const detail = await stageDetailed(bytes, style, roomType, signal).catch((err: unknown) => {
+    if (!(err instanceof NoRoomError)) throw err;
+    console.error(`${photo}: ${err.userMessage}`);
+    process.exit(1);
+  });
   const file = values.out && styles.length === 1 ? values.out : `${base}-${style}.jpg`;
   await writeFile(file, await encodeJpeg(detail.image));
   console.log(`${file}: ${style}, ${Math.round(performance.now() - started)} ms, ${detail.placements.map((p) => p.kind).join(', ')}`);

@@ -242,6 +242,25 @@ export async function normaliseEngineOutput(bytes: Buffer): Promise<NormalisedIm
   return { jpeg: data, width: info.width, height: info.height, sha256: sha256(data) };
 }
 
+/** Side of the grey thumbnails compared by addsSomething, and the share of them that must change. */
+const COMPARE_SIDE = 64;
+const MIN_CHANGED_SHARE = 0.005;
+const CHANGED_LEVELS = 12;
+
+/**
+ * Whether a staged result visibly differs from the photo it was made from: compared as 64x64 grey
+ * thumbnails, at least 0.5% of them (20 cells, a small chair at listing size) must change by more
+ * than 12 of 255 levels. Engines answer in the photo's own framing, so the cells line up.
+ */
+export async function addsSomething(original: Buffer, staged: Buffer): Promise<boolean> {
+  const thumb = (bytes: Buffer) =>
+    sharp(bytes, { limitInputPixels: IMAGE_LIMITS.maxPixels * 2 }).resize(COMPARE_SIDE, COMPARE_SIDE, { fit: 'fill' }).greyscale().raw().toBuffer();
+  const [a, b] = await Promise.all([thumb(original), thumb(staged)]);
+  let changed = 0;
+  for (let i = 0; i < a.length; i++) if (Math.abs((a[i] ?? 0) - (b[i] ?? 0)) > CHANGED_LEVELS) changed++;
+  return changed >= MIN_CHANGED_SHARE * a.length;
+}
+
 /** The gallery card's WebP, THUMBNAIL_WIDTH wide (never enlarged). */
 export async function makeThumbnail(jpeg: Buffer): Promise<Buffer> {
   return sharp(jpeg, { limitInputPixels: IMAGE_LIMITS.maxPixels * 2 })

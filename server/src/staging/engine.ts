@@ -39,3 +39,14 @@ export class InvalidImageError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * The engine found no room to furnish in the photo (a strip, a blank frame, a close-up): the job
+ * fails with `userMessage`, which says why and what kind of photo works, and is refunded.
+ */
+export class NoRoomError extends Error {
+  override readonly name = 'NoRoomError';
+  constructor(readonly userMessage: string) {
+    super(userMessage);
+  }
+}

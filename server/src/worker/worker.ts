@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { InvalidImageError, type EngineLogger, type StageOutput, type StagingEngine } from '../staging/engine.ts';
 import type { Container } from '../container.ts';
-import { makeThumbnail, normaliseEngineOutput } from '../services/image-files.ts';
+import { addsSomething, makeThumbnail, normaliseEngineOutput } from '../services/image-files.ts';
 import type { ImagesService } from '../services/images.service.ts';
 import type { CreditsService } from '../services/credits.service.ts';
 import type { ClaimedJob, JobQueue } from '../services/job-queue.ts';
@@ -12,6 +12,7 @@ export const FAILURE_MESSAGES = {
   invalidImage: 'This photo could not be read. Please upload a JPEG or PNG photo of a room.',
   timeout: 'Staging took too long and was stopped. Your credit has been refunded; please try again.',
   generic: 'Something went wrong while staging this photo. Your credit has been refunded; please try again.',
+  nothingAdded: 'The staging engine gave the photo back without adding any furniture. Your credit has been refunded; please try again or use another photo.',
 } as const;
 
 export interface WorkerOptions {
@@ -331,7 +332,7 @@ export class Worker {
             signal,
           );
           const engineMs = Math.round(performance.now() - started);
-          await this.finish(job, run, engine, output, engineMs);
+          await this.finish(job, run, engine, output, engineMs, bytes);
           return;
         } catch (err) {
           if (run.abort.signal.aborted) {
@@ -365,8 +366,12 @@ export class Worker {
     }
   }
 
-  /** Stores the result and its thumbnail, then completes on the lease; a lost lease removes the files again. */
-  private async finish(job: ClaimedJob, run: Running, engine: StagingEngine, output: StageOutput, engineMs: number): Promise<void> {
+  /**
+   * Stores the result and its thumbnail, then completes on the lease; a lost lease removes the
+   * files again. A result that adds nothing to the photo fails the job (refunded): nothing
+   * staged, nothing charged.
+   */
+  private async finish(job: ClaimedJob, run: Running, engine: StagingEngine, output: StageOutput, engineMs: number, original: Buffer): Promise<void> {
     const { queue, images, logger } = this.parts;
     let image;
     try {
@@ -374,6 +379,11 @@ export class Worker {
     } catch (err) {
       logger?.error({ err, jobId: job.id, engine: engine.name }, 'worker: the engine answered an unreadable image');
       await queue.fail(job, FAILURE_MESSAGES.generic, engine.name);
+      return;
+    }
+    if (!(await addsSomething(original, image.jpeg))) {
+      logger?.warn({ jobId: job.id, engine: engine.name, model: output.model }, 'worker: the engine added nothing to the photo');
+      await queue.fail(job, FAILURE_MESSAGES.nothingAdded, engine.name, output.model ?? engine.model);
       return;
     }
     const thumbnail = await makeThumbnail(image.jpeg);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { ROOM_TYPES, STYLES, type RoomType, type Style } from '@roomstager/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidImageError } from '../../src/staging/engine.ts';
+import { InvalidImageError, NoRoomError } from '../../src/staging/engine.ts';
 import { createLocalEngine, ThreadedLocalEngine } from '../../src/staging/local/index.ts';
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/rooms/${name}`, import.meta.url)));
@@ -160,12 +160,11 @@ describe('local staging engine', () => {
     expect([meta.width, meta.height]).toEqual([960, 640]);
   });
 
-  it('still gives a sensible picture for a photo that is not a room', async () => {
+  it('says it found no room in a photo that is not a room (nothing staged, nothing charged)', async () => {
     const noise = Buffer.alloc(500 * 400 * 3);
     for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919) % 251;
     const img = await sharp(noise, { raw: { width: 500, height: 400, channels: 3 } }).png().toBuffer();
-    const meta = await sharp((await stage(img)).image).metadata();
-    expect([meta.width, meta.height]).toEqual([500, 400]);
+    await expect(stage(img)).rejects.toBeInstanceOf(NoRoomError);
   });
 
   it('rejects corrupt, truncated and non-image bytes with InvalidImageError', async () => {

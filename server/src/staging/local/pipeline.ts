@@ -7,6 +7,7 @@ import { decodeImage, encodeJpeg, fitSize, resizeRgb, type RgbImage } from './im
 import { layoutRoom, type Placement } from './layout.ts';
 import { hashBytes, hashString } from './prng.ts';
 import { renderFurniture } from './render.ts';
+import { checkRoomFound } from './room-check.ts';
 import { STYLE_DEFS } from './styles.ts';
 
 /** Furniture is rendered at most this large and scaled to the photo's size when compositing. */
@@ -33,9 +34,11 @@ export async function stageDetailed(bytes: Buffer, style: Style, roomType: RoomT
   signal.throwIfAborted();
   // Analysis at one fixed size, so the layout does not depend on the photo's resolution.
   const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
-  const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+  const analysed = await resizeRgb(photo, a.width, a.height);
+  const room = analyseRoom(analysed);
   signal.throwIfAborted();
   const placements = layoutRoom(room, roomType, STYLE_DEFS[style]);
+  checkRoomFound(photo, analysed, room, placements);
   signal.throwIfAborted();
   const r = fitSize(photo.width, photo.height, RENDER_LONG_SIDE);
   const render = renderFurniture(room, placements, style, roomType, r.width, r.height);

@@ -1,6 +1,6 @@
 import type { RoomType, Style } from '@roomstager/contracts';
 import { Worker } from 'node:worker_threads';
-import { InvalidImageError, type StageInput, type StageOutput, type StagingEngine } from '../engine.ts';
+import { InvalidImageError, NoRoomError, type StageInput, type StageOutput, type StagingEngine } from '../engine.ts';
 import { parseStageInput, stageToJpeg } from './pipeline.ts';
 
 export interface WorkerRequest {
@@ -10,7 +10,18 @@ export interface WorkerRequest {
   roomType: RoomType;
 }
 
-export type WorkerReply = { id: number; ok: true; image: Uint8Array } | { id: number; ok: false; invalid: boolean; message: string };
+/** What went wrong in the thread, so the caller gets the same error class as on its own thread. */
+export type WorkerFailure = 'invalid-image' | 'no-room' | 'error';
+
+export type WorkerReply = { id: number; ok: true; image: Uint8Array } | { id: number; ok: false; failure: WorkerFailure; message: string };
+
+export function failureOf(err: unknown): WorkerFailure {
+  return err instanceof InvalidImageError ? 'invalid-image' : err instanceof NoRoomError ? 'no-room' : 'error';
+}
+
+function errorFor(failure: WorkerFailure, message: string): Error {
+  return failure === 'invalid-image' ? new InvalidImageError(message) : failure === 'no-room' ? new NoRoomError(message) : new Error(message);
+}
 
 interface Job {
   request: WorkerRequest;
@@ -103,7 +114,7 @@ export class ThreadedLocalEngine implements StagingEngine {
       if (!job || job.request.id !== msg.id) return;
       this.running = null;
       if (msg.ok) job.resolve(Buffer.from(msg.image.buffer, msg.image.byteOffset, msg.image.byteLength));
-      else job.reject(msg.invalid ? new InvalidImageError(msg.message) : new Error(msg.message));
+      else job.reject(errorFor(msg.failure, msg.message));
       void this.pump();
     });
     worker.on('error', (err) => {

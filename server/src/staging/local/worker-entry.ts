@@ -1,7 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { InvalidImageError } from '../engine.ts';
 import { stageToJpeg } from './pipeline.ts';
-import type { WorkerReply, WorkerRequest } from './thread.ts';
+import { failureOf, type WorkerReply, type WorkerRequest } from './thread.ts';
 
 /** Runs staging jobs posted by ThreadedLocalEngine, one at a time. */
 const port = parentPort;
@@ -14,7 +13,7 @@ port.on('message', (job: WorkerRequest) => {
     },
     (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
-      port.postMessage({ id: job.id, ok: false, invalid: err instanceof InvalidImageError, message } satisfies WorkerReply);
+      port.postMessage({ id: job.id, ok: false, failure: failureOf(err), message } satisfies WorkerReply);
     },
   );
 });
