@@ -309,7 +309,7 @@ export class JobsService {
           originalImageId: source.originalImageId,
           style: request.style ?? source.style,
           roomType: request.roomType ?? source.roomType,
-          userLabel: source.userLabel,
+          userLabel: labelForRegeneration(source.userLabel, source.style, request.style ?? source.style),
           requestedEngine: options.requestedEngine ?? null,
         },
         idempotency,
@@ -371,4 +371,14 @@ export class JobsService {
     if (!replayed) this.queued();
     return toJob(job);
   }
+}
+
+/**
+ * The label a regeneration keeps: the source's, unless the style changes and the label names the
+ * old one ("Modern staging" restaged as luxury would read wrong); then none, and the display falls
+ * back to the new style's name.
+ */
+export function labelForRegeneration(label: string | null, from: Style, to: Style): string | null {
+  if (label === null || from === to) return label;
+  return new RegExp(`\\b${from}\\b`, 'i').test(label) ? null : label;
 }

@@ -150,6 +150,19 @@ describe.each(databaseKinds)('jobs on %s', (kind) => {
     expect(await a.credits()).toBe(before - 2);
   });
 
+  it('regenerates in another style without a label naming the old style; other labels are kept', async () => {
+    const named = await a.stage(photo, 'modern', { userLabel: 'Modern staging of the lounge' });
+    const restyled = await a.call('POST', `/api/jobs/${named.id}/regenerate`, { style: 'traditional' });
+    expect(restyled.json()).toMatchObject({ style: 'traditional', userLabel: null });
+    const sameStyle = await a.call('POST', `/api/jobs/${named.id}/regenerate`, { style: 'modern' });
+    expect(sameStyle.json()).toMatchObject({ style: 'modern', userLabel: 'Modern staging of the lounge' });
+    const modernist = await a.stage(photo, 'modern', { userLabel: 'Modernist villa' });
+    expect((await a.call('POST', `/api/jobs/${modernist.id}/regenerate`, { style: 'luxury' })).json().userLabel).toBe('Modernist villa');
+    while (await run()) {
+      // drain
+    }
+  });
+
   it('regenerates: a new job on the same original, any style, one credit', async () => {
     const source = await a.stage(photo, 'modern', { roomType: 'office', userLabel: 'Desk' });
     const before = await a.credits();
