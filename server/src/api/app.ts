@@ -6,6 +6,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Container } from '../container.ts';
+import { registerCanonicalHost } from './canonical-host.ts';
 import { AppError } from './errors.ts';
 import { isApiPath } from './paths.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
@@ -65,6 +66,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
 
   await app.register(fastifyHelmet, helmetOptions(config.secureCookies, paymentProviderSources(config.paypal)));
   await app.register(fastifyCompress, { threshold: 1024 });
+  registerCanonicalHost(app, config.publicOrigin);
   registerCrossSiteProtection(app, config.publicOrigin);
   await app.register(fastifyCookie);
   // No global limit: routes opt in (the sign-in routes answer a limit with a redirect). The
