@@ -55,6 +55,28 @@ describe.skipIf(!hasBrowser())('buying credits', () => {
     expect(await page.getByTestId('credits-balance').innerText()).toBe('3');
   });
 
+  it("a return address without PayPal's approval captures nothing; approving afterwards still pays", async () => {
+    await signIn(page, { name: 'Lina Bo Bardi', from: '/login' });
+    await page.goto('/checkout/19');
+    const captures: string[] = [];
+    page.on('request', (req) => {
+      if (/\/api\/paypal\/order\/[^/]+\/capture$/.test(new URL(req.url()).pathname)) captures.push(req.url());
+    });
+    await page.getByRole('button', { name: 'Pay $19.00 with the PayPal simulator' }).click();
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    const approvalPage = page.url();
+    const orderId = new URL(approvalPage).searchParams.get('token') ?? '';
+    // Back to the shop before approving: the order id alone is no approval.
+    await page.goto(`/checkout/19?token=${encodeURIComponent(orderId)}`);
+    await page.getByText('Payment was cancelled. You can try again when ready.').waitFor();
+    expect(captures).toEqual([]);
+    await page.goto(approvalPage);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL((url) => url.pathname === '/credits');
+    await expect.poll(() => page.getByTestId('credits-page-balance').innerText()).toBe('13');
+    expect(captures).toHaveLength(1);
+  });
+
   it('a declined funding source (INSTRUMENT_DECLINED) asks for another way to pay, and paying again works', async () => {
     await signIn(page, { name: 'Gae Aulenti', from: '/login' });
     await page.goto('/checkout/19');

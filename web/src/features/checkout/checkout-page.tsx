@@ -211,7 +211,9 @@ function Checkout({ pack }: { pack: CreditPack }) {
     };
   }
 
-  // Back from PayPal's (or the simulator's) approval page: ?token=ORDER[&PayerID=..] or ?cancelled=true.
+  // Back from PayPal's (or the simulator's) approval page: ?token=ORDER&PayerID=.. once approved,
+  // or ?cancelled=true. Only PayPal's PayerID says the buyer approved: an address with a token alone
+  // (typed, bookmarked, or a cancelled flow) must not capture an order nobody approved.
   useEffect(() => {
     if (returned.current) return;
     const params = new URLSearchParams(location.search);
@@ -219,8 +221,8 @@ function Checkout({ pack }: { pack: CreditPack }) {
     if (!token && !params.has('cancelled')) return;
     returned.current = true;
     window.history.replaceState(window.history.state, '', location.pathname);
-    if (params.get('cancelled') === 'true') handlers.current?.cancelled();
-    else if (token) void handlers.current?.complete(token);
+    if (token && params.get('PayerID') && params.get('cancelled') !== 'true') void handlers.current?.complete(token);
+    else handlers.current?.cancelled();
   }, [location.search, location.pathname]);
 
   const h = handlers.current;
