@@ -22,7 +22,7 @@ export function Dialog({ open, onOpenChange, title, description, children, class
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-stone-950/60" />
         <DialogPrimitive.Content
           className={cn(
-            'fixed top-1/2 left-1/2 z-50 max-h-[92vh] w-[calc(100vw-1.5rem)] max-w-4xl -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl',
+            'fixed top-1/2 left-1/2 z-50 max-h-[92vh] w-[calc(100vw-1.5rem)] max-w-4xl -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-4 shadow-xl sm:p-6',
             className,
           )}
           onEscapeKeyDown={onEscapeKeyDown}

@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { Download, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
 import { STYLES, type Job, type Style } from '@roomstager/contracts';
-import { BeforeAfterSlider } from '../../components/before-after-slider.tsx';
+import { BeforeAfterSlider, PHOTO_MAX_HEIGHT } from '../../components/before-after-slider.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
@@ -21,10 +21,8 @@ function Comparison({ job }: { job: Job }) {
       <BeforeAfterSlider
         before={{ src: job.originalImageUrl, alt: `${jobTitle(job)}, original photo` }}
         after={{ src: job.stagedImageUrl, alt: `${jobTitle(job)}, staged in the ${job.style} style` }}
-        width={4}
-        height={3}
+        maxHeight={PHOTO_MAX_HEIGHT}
         fit="contain"
-        className="bg-stone-900"
       />
     );
   }
@@ -40,9 +38,15 @@ function OriginalOnly({ job }: { job: Job }) {
           Image not available. The photo could not be loaded; try reloading the page.
         </div>
       ) : (
-        <img src={job.originalImageUrl} alt={`${jobTitle(job)}, original photo`} onError={() => setFailed(true)} className="aspect-[4/3] w-full rounded-xl bg-stone-100 object-contain" />
+        <img
+          src={job.originalImageUrl}
+          alt={`${jobTitle(job)}, original photo`}
+          onError={() => setFailed(true)}
+          className="mx-auto w-auto max-w-full rounded-xl bg-stone-100"
+          style={{ maxHeight: PHOTO_MAX_HEIGHT }}
+        />
       )}
-      <div className="flex aspect-[4/3] flex-col items-center justify-center rounded-xl bg-stone-100 p-4 text-center text-sm text-stone-600">
+      <div className="flex min-h-40 flex-col items-center justify-center rounded-xl bg-stone-100 p-4 text-center text-sm text-stone-600">
         <p className="font-medium text-stone-800">Staged image not available</p>
         <p className="mt-1">{isInProgress(job) ? 'This photo is still being staged.' : job.errorMessage || 'Something went wrong while processing your image.'}</p>
       </div>
