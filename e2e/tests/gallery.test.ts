@@ -4,6 +4,7 @@ import { hasBrowser, newContext, screenshot, useBrowserSession } from '../suppor
 import { signIn } from '../support/sign-in.ts';
 import { fixturePhoto, stagePhoto } from '../support/staging.ts';
 
+const landscape = fixturePhoto('empty-open-plan-living-dining.jpg');
 const portrait = fixturePhoto('empty-living-portrait.jpg');
 const PORTRAIT_RATIO = 1049 / 1400;
 
@@ -22,8 +23,10 @@ const galleryCards = (page: Page) => page.locator('main').getByRole('button', { 
 describe.skipIf(!hasBrowser())('the gallery', () => {
   const session = useBrowserSession();
   let browser: Browser;
+  let page: Page;
+  let errors: string[];
   beforeEach(() => {
-    ({ browser } = session);
+    ({ browser, page, errors } = session);
   });
 
   it("shows a portrait result in the photo's own shape across a phone's width, on /generate and in the dialog", { timeout: 180_000 }, async () => {
@@ -51,5 +54,25 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     } finally {
       await mobile.close();
     }
+  });
+
+  it('follows a regenerated job to the end in its dialog and card', { timeout: 180_000 }, async () => {
+    await signIn(page, { name: 'Florence Knoll' });
+    await stagePhoto(page, landscape, 'Modern');
+    await page.getByRole('link', { name: 'View in Gallery' }).click();
+    const cards = galleryCards(page);
+    await cards.first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Style for a new version').selectOption('traditional');
+    await dialog.getByRole('button', { name: 'Regenerate' }).click();
+
+    // The dialog turns to the new job at once, its card is listed at once, and both follow it to the end.
+    await expect.poll(() => dialog.getByRole('heading').first().innerText()).toBe('traditional staging');
+    await expect.poll(() => cards.count()).toBe(2);
+    await expect.poll(() => dialog.innerText(), { timeout: 60_000 }).toMatch(/Status\s*Completed/);
+    await dialog.getByTestId('before-after-slider').waitFor();
+    await expect.poll(() => cards.first().innerText()).toContain('Completed');
+    expect(await cards.first().innerText()).toContain('traditional staging');
+    expect(errors.join('\n')).toBe('');
   });
 });

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, ImageOff, Plus } from 'lucide-react';
 import type { Job } from '@roomstager/contracts';
 import { usePageMeta } from '../../app/use-page-meta.ts';
@@ -7,7 +6,7 @@ import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
 import { formatDate } from '../../lib/format.ts';
-import { JOBS_KEY, useJobPage } from '../jobs/api.ts';
+import { useJobPage } from '../jobs/api.ts';
 import { jobTitle } from '../jobs/format.ts';
 import { JobDialog } from './job-dialog.tsx';
 import { StatusBadge } from './status-badge.tsx';
@@ -90,16 +89,17 @@ function Pagination({ page, pages, onPage }: { page: number; pages: number; onPa
 
 export default function GalleryPage() {
   usePageMeta('/gallery');
-  const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Job | null>(null);
   const { data, isPending, isError, refetch, isFetching } = useJobPage(page);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  // The listed copy is the current one: the list is polled while a job on it is in progress.
+  const shown = selected && (data?.jobs.find((job) => job.id === selected.id) ?? selected);
 
-  const closeDialog = () => {
-    setSelected(null);
-    // The dialog polls its job; the list catches up with whatever changed meanwhile.
-    void queryClient.invalidateQueries({ queryKey: [JOBS_KEY], predicate: (q) => typeof q.queryKey[1] === 'object' });
+  const showRegenerated = (job: Job) => {
+    setSelected(job);
+    // The new job is the newest: its card is at the top of page 1.
+    setPage(1);
   };
 
   return (
@@ -150,7 +150,7 @@ export default function GalleryPage() {
           {data.total > data.pageSize && <Pagination page={page} pages={pages} onPage={setPage} />}
         </>
       )}
-      {selected && <JobDialog job={selected} onClose={closeDialog} />}
+      {shown && <JobDialog job={shown} onClose={() => setSelected(null)} onRegenerated={showRegenerated} />}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { formatDate } from '../../lib/format.ts';
 import { STYLE_INFO } from '../generate/style-picker.tsx';
-import { useDeleteJob, useJob, useRegenerateJob, useRetryJob, useUpdateLabel, withIdempotencyKey } from '../jobs/api.ts';
+import { useDeleteJob, useRegenerateJob, useRetryJob, useUpdateLabel, withIdempotencyKey } from '../jobs/api.ts';
 import { creditsUsedLabel, isInProgress, jobTitle, processingTime, roomTypeLabel, statusLabel } from '../jobs/format.ts';
 import { downloadImage, originalFileName, stagedFileName } from './download.ts';
 import { StatusBadge } from './status-badge.tsx';
@@ -135,16 +135,15 @@ function LabelEditor({ job, onEditingChange }: { job: Job; onEditingChange: (edi
 }
 
 interface JobDialogProps {
+  /** The gallery keeps it current: the list it comes from is polled while the job is in progress. */
   job: Job;
   onClose: () => void;
+  /** A Regenerate created this job: the dialog shows it from now on. */
+  onRegenerated: (job: Job) => void;
 }
 
 /** The detail dialog of a gallery card: comparison, label, details, downloads and actions. */
-export function JobDialog({ job: listed, onClose }: JobDialogProps) {
-  // Once deletion starts the job stops being read: it would only answer 404.
-  const [deleting, setDeleting] = useState(false);
-  const { data } = useJob(deleting ? null : listed.id);
-  const job = data ?? listed;
+export function JobDialog({ job, onClose, onRegenerated }: JobDialogProps) {
   const [editingLabel, setEditingLabel] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [regenStyle, setRegenStyle] = useState<Style>(job.style);
@@ -167,7 +166,7 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
     >
       <div className="mt-4 space-y-5">
         <Comparison job={job} />
-        <LabelEditor job={job} onEditingChange={setEditingLabel} />
+        <LabelEditor key={job.id} job={job} onEditingChange={setEditingLabel} />
         <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-3">
           <div>
             <dt className="text-stone-600">Status</dt>
@@ -228,9 +227,10 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
               regenerate.mutate(
                 withIdempotencyKey({ id: job.id, style: regenStyle, roomType: job.roomType }),
                 {
-                  onSuccess: () => {
+                  onSuccess: (created) => {
                     toast({ title: 'Regeneration started', description: 'A new version is being staged. It costs 1 credit.' });
-                    onClose();
+                    setConfirmDelete(false);
+                    onRegenerated(created);
                   },
                   onError: onError('Regenerate failed'),
                 },
@@ -263,19 +263,15 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
                 size="sm"
                 disabled={busy}
                 autoFocus
-                onClick={() => {
-                  setDeleting(true);
+                onClick={() =>
                   remove.mutate(job.id, {
                     onSuccess: () => {
                       toast({ title: 'Staging deleted', description: 'The staging and its images were deleted.' });
                       onClose();
                     },
-                    onError: (error) => {
-                      setDeleting(false);
-                      onError('Delete failed')(error);
-                    },
-                  });
-                }}
+                    onError: onError('Delete failed'),
+                  })
+                }
               >
                 Yes, delete
               </Button>
