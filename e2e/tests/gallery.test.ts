@@ -56,7 +56,7 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     }
   });
 
-  it('follows a regenerated job to the end in its dialog and card', { timeout: 180_000 }, async () => {
+  it('follows a regenerated job to the end in its dialog and card; Regenerate names its price and, at 0 credits, where to buy', { timeout: 180_000 }, async () => {
     await signIn(page, { name: 'Florence Knoll' });
     await stagePhoto(page, landscape, 'Modern');
     await page.getByRole('link', { name: 'View in Gallery' }).click();
@@ -64,7 +64,7 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     await cards.first().click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Style for a new version').selectOption('traditional');
-    await dialog.getByRole('button', { name: 'Regenerate' }).click();
+    await dialog.getByRole('button', { name: 'Regenerate (1 credit)' }).click();
 
     // The dialog turns to the new job at once, its card is listed at once, and both follow it to the end.
     await expect.poll(() => dialog.getByRole('heading').first().innerText()).toBe('traditional staging');
@@ -73,6 +73,17 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     await dialog.getByTestId('before-after-slider').waitFor();
     await expect.poll(() => cards.first().innerText()).toContain('Completed');
     expect(await cards.first().innerText()).toContain('traditional staging');
+    await expect.poll(() => page.getByTestId('credits-balance').innerText()).toBe('1');
+
+    await dialog.getByRole('button', { name: 'Regenerate (1 credit)' }).click();
+    await expect.poll(() => page.getByTestId('credits-balance').innerText()).toBe('0');
+    await expect.poll(() => dialog.getByRole('button', { name: 'Regenerate (1 credit)' }).isDisabled()).toBe(true);
+    const buy = dialog.getByRole('link', { name: 'Buy credits' });
+    expect(await buy.getAttribute('href')).toBe('/pricing');
+    await expect.poll(() => cards.first().innerText(), { timeout: 60_000 }).toContain('Completed');
+    await screenshot(page, 'gallery-dialog-no-credits');
+    await buy.click();
+    await page.waitForURL((url) => url.pathname === '/pricing');
     expect(errors.join('\n')).toBe('');
   });
 });

@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
+import { Link } from 'react-router';
 import { Download, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
 import { STYLES, type Job, type Style } from '@roomstager/contracts';
 import { BeforeAfterSlider, PHOTO_MAX_HEIGHT } from '../../components/before-after-slider.tsx';
@@ -6,6 +7,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { formatDate } from '../../lib/format.ts';
+import { useSession } from '../auth/use-session.ts';
 import { STYLE_INFO } from '../generate/style-picker.tsx';
 import { useDeleteJob, useRegenerateJob, useRetryJob, useUpdateLabel, withIdempotencyKey } from '../jobs/api.ts';
 import { creditsUsedLabel, isInProgress, jobTitle, processingTime, roomTypeLabel, statusLabel } from '../jobs/format.ts';
@@ -144,6 +146,8 @@ interface JobDialogProps {
 
 /** The detail dialog of a gallery card: comparison, label, details, downloads and actions. */
 export function JobDialog({ job, onClose, onRegenerated }: JobDialogProps) {
+  const { data: user } = useSession();
+  const noCredits = (user?.credits ?? 0) < 1;
   const [editingLabel, setEditingLabel] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [regenStyle, setRegenStyle] = useState<Style>(job.style);
@@ -151,6 +155,7 @@ export function JobDialog({ job, onClose, onRegenerated }: JobDialogProps) {
   const regenerate = useRegenerateJob();
   const retry = useRetryJob();
   const busy = remove.isPending || regenerate.isPending || retry.isPending;
+  const creditsNoteId = `credits-note-${job.id}`;
 
   const onError = (title: string) => (error: Error) => toast({ title, description: error.message, variant: 'destructive' });
 
@@ -222,7 +227,8 @@ export function JobDialog({ job, onClose, onRegenerated }: JobDialogProps) {
           </div>
           <Button
             variant="outline"
-            disabled={busy}
+            disabled={busy || noCredits}
+            aria-describedby={noCredits ? creditsNoteId : undefined}
             onClick={() =>
               regenerate.mutate(
                 withIdempotencyKey({ id: job.id, style: regenStyle, roomType: job.roomType }),
@@ -238,12 +244,13 @@ export function JobDialog({ job, onClose, onRegenerated }: JobDialogProps) {
             }
           >
             <RefreshCw aria-hidden className="size-4" />
-            Regenerate
+            Regenerate (1 credit)
           </Button>
           {job.status === 'failed' && (
             <Button
               variant="outline"
-              disabled={busy}
+              disabled={busy || noCredits}
+              aria-describedby={noCredits ? creditsNoteId : undefined}
               onClick={() =>
                 retry.mutate(withIdempotencyKey({ id: job.id }), {
                   onSuccess: () => toast({ title: 'Retry started', description: 'The photo is being staged again. It costs 1 credit, refunded if it fails.' }),
@@ -252,7 +259,7 @@ export function JobDialog({ job, onClose, onRegenerated }: JobDialogProps) {
               }
             >
               <RotateCcw aria-hidden className="size-4" />
-              Retry
+              Retry (1 credit)
             </Button>
           )}
           {confirmDelete ? (
@@ -286,6 +293,14 @@ export function JobDialog({ job, onClose, onRegenerated }: JobDialogProps) {
             </Button>
           )}
         </div>
+        {noCredits && (
+          <p id={creditsNoteId} className="text-sm text-stone-600">
+            0 credits available.{' '}
+            <Link to="/pricing" className="font-medium text-accent-700 underline">
+              Buy credits
+            </Link>
+          </p>
+        )}
         <p className="sr-only" aria-live="polite">
           Status: {statusLabel(job.status)}
         </p>
