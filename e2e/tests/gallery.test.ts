@@ -1,12 +1,39 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, beforeEach, expect, it } from 'vitest';
-import { hasBrowser, newContext, screenshot, useBrowserSession } from '../support/browser.ts';
+import { hasBrowser, newContext, screenshot, toastWith, useBrowserSession } from '../support/browser.ts';
 import { signIn } from '../support/sign-in.ts';
 import { fixturePhoto, stagePhoto } from '../support/staging.ts';
 
 const landscape = fixturePhoto('empty-open-plan-living-dining.jpg');
 const portrait = fixturePhoto('empty-living-portrait.jpg');
 const PORTRAIT_RATIO = 1049 / 1400;
+
+/**
+ * Creates jobs on one upload of `photo` through the API, as the signed-in page. With `fail` the
+ * test engine fails each one and refunds it, so three free credits make any number of jobs.
+ */
+async function createJobs(page: Page, photo: string, count: number, options: { fail?: boolean } = {}): Promise<void> {
+  const imageData = (await readFile(photo)).toString('base64');
+  await page.evaluate(
+    async ({ imageData, count, fail }) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(fail ? { 'x-test-staging-engine': 'fail' } : {}) };
+      const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+      const upload = await post('/api/upload', { imageData, filename: 'room.jpg' });
+      if (!upload.ok) throw new Error(`upload: ${upload.status} ${await upload.text()}`);
+      const { imageUrl } = (await upload.json()) as { imageUrl: string };
+      const deadline = Date.now() + 60_000;
+      for (let made = 0; made < count; ) {
+        const res = await post('/api/jobs', { originalImageUrl: imageUrl, style: 'modern' });
+        if (res.ok) made++;
+        // Out of credits until a failed job's refund lands.
+        else if (res.status === 402 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+        else throw new Error(`job: ${res.status} ${await res.text()}`);
+      }
+    },
+    { imageData, count, fail: options.fail ?? false },
+  );
+}
 
 /** The slider's box once both photos have loaded, and the width its container offers it. */
 async function sliderBox(slider: Locator): Promise<{ width: number; height: number; available: number }> {
@@ -19,6 +46,8 @@ async function sliderBox(slider: Locator): Promise<{ width: number; height: numb
 
 /** The gallery's cards, also while a modal dialog hides them from the accessibility tree. */
 const galleryCards = (page: Page) => page.locator('main').getByRole('button', { name: /^Open /, includeHidden: true });
+
+const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
 
 describe.skipIf(!hasBrowser())('the gallery', () => {
   const session = useBrowserSession();
@@ -84,6 +113,40 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     await screenshot(page, 'gallery-dialog-no-credits');
     await buy.click();
     await page.waitForURL((url) => url.pathname === '/pricing');
+    expect(errors.join('\n')).toBe('');
+  });
+
+  it('Escape closes the dialog with a toast showing, and focus returns to the card that opened it', { timeout: 120_000 }, async () => {
+    await signIn(page, { name: 'Eero Saarinen' });
+    await createJobs(page, landscape, 2);
+    await page.goto('/gallery');
+    const cards = galleryCards(page);
+    await expect.poll(() => cards.count()).toBe(2);
+    const second = cards.nth(1);
+    const secondLabel = await second.getAttribute('aria-label');
+    await expect.poll(() => second.innerText(), { timeout: 60_000 }).toContain('Completed');
+
+    await second.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedLabel(page)).toBe(secondLabel);
+
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('button', { name: 'Download Staged' }).click();
+    await toastWith(page, 'is being downloaded').waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedLabel(page)).toBe(secondLabel);
+
+    // A deleted job's card is gone: focus lands on the gallery's heading, not on the page body.
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Yes, delete' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Your Gallery');
     expect(errors.join('\n')).toBe('');
   });
 });

@@ -12,10 +12,15 @@ interface DialogProps {
   className?: string;
   /** Lets an inner control (an input being edited) keep Escape for itself. */
   onEscapeKeyDown?: (event: KeyboardEvent) => void;
+  /**
+   * The element focus returns to on close, normally the opener. Radix returns focus only to a
+   * Dialog.Trigger; these dialogs open from code, and without this it would fall to the page body.
+   */
+  returnFocus: () => HTMLElement | null | undefined;
 }
 
 /** Radix dialog: focus moves in and is trapped, Escape closes, focus returns to the opener. */
-export function Dialog({ open, onOpenChange, title, description, children, className, onEscapeKeyDown }: DialogProps) {
+export function Dialog({ open, onOpenChange, title, description, children, className, onEscapeKeyDown, returnFocus }: DialogProps) {
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
@@ -26,6 +31,21 @@ export function Dialog({ open, onOpenChange, title, description, children, class
             className,
           )}
           onEscapeKeyDown={onEscapeKeyDown}
+          onKeyDown={(e) => {
+            // Radix gives Escape to the topmost layer only, and a toast is a layer of its own: while
+            // one shows, Escape would close just the toast. Pressed in the dialog, it closes the
+            // dialog too, unless an inner control or the dialog's own layer has handled it already.
+            const escape = e.nativeEvent;
+            if (escape.key !== 'Escape' || escape.defaultPrevented) return;
+            onEscapeKeyDown?.(escape);
+            if (escape.defaultPrevented) return;
+            escape.preventDefault();
+            onOpenChange(false);
+          }}
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            returnFocus()?.focus();
+          }}
         >
           <DialogPrimitive.Title className="pr-10 text-xl font-semibold">{title}</DialogPrimitive.Title>
           {description ? (

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ChevronLeft, ChevronRight, ImageOff, Plus } from 'lucide-react';
 import type { Job } from '@roomstager/contracts';
 import { usePageMeta } from '../../app/use-page-meta.ts';
@@ -35,12 +35,12 @@ function Thumbnail({ job }: { job: Job }) {
   );
 }
 
-function JobCard({ job, onOpen }: { job: Job; onOpen: () => void }) {
+function JobCard({ job, onOpen }: { job: Job; onOpen: (card: HTMLButtonElement) => void }) {
   return (
     <li>
       <button
         type="button"
-        onClick={onOpen}
+        onClick={(e) => onOpen(e.currentTarget)}
         className="group block w-full overflow-hidden rounded-xl border border-stone-200 bg-white text-left shadow-sm transition-shadow hover:shadow-md"
         aria-label={`Open ${jobTitle(job)}`}
       >
@@ -91,6 +91,8 @@ export default function GalleryPage() {
   usePageMeta('/gallery');
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Job | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const { data, isPending, isError, refetch, isFetching } = useJobPage(page);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   // The listed copy is the current one: the list is polled while a job on it is in progress.
@@ -105,7 +107,10 @@ export default function GalleryPage() {
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">Your Gallery</h1>
+        {/* Focus lands here when a dialog closes after its card went away (a deletion). */}
+        <h1 ref={heading} tabIndex={-1} className="text-3xl font-bold tracking-tight focus:outline-none">
+          Your Gallery
+        </h1>
         <ButtonLink to="/generate">
           <Plus aria-hidden className="size-4" />
           New Staging
@@ -144,13 +149,27 @@ export default function GalleryPage() {
         <>
           <ul className="mt-8 grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {data.jobs.map((job) => (
-              <JobCard key={job.id} job={job} onOpen={() => setSelected(job)} />
+              <JobCard
+                key={job.id}
+                job={job}
+                onOpen={(card) => {
+                  opener.current = card;
+                  setSelected(job);
+                }}
+              />
             ))}
           </ul>
           {data.total > data.pageSize && <Pagination page={page} pages={pages} onPage={setPage} />}
         </>
       )}
-      {shown && <JobDialog job={shown} onClose={() => setSelected(null)} onRegenerated={showRegenerated} />}
+      {shown && (
+        <JobDialog
+          job={shown}
+          onClose={() => setSelected(null)}
+          onRegenerated={showRegenerated}
+          returnFocus={() => (opener.current?.isConnected ? opener.current : heading.current)}
+        />
+      )}
     </>
   );
 }

@@ -142,10 +142,11 @@ interface JobDialogProps {
   onClose: () => void;
   /** A Regenerate created this job: the dialog shows it from now on. */
   onRegenerated: (job: Job) => void;
+  returnFocus: () => HTMLElement | null | undefined;
 }
 
 /** The detail dialog of a gallery card: comparison, label, details, downloads and actions. */
-export function JobDialog({ job, onClose, onRegenerated }: JobDialogProps) {
+export function JobDialog({ job, onClose, onRegenerated, returnFocus }: JobDialogProps) {
   const { data: user } = useSession();
   const noCredits = (user?.credits ?? 0) < 1;
   const [editingLabel, setEditingLabel] = useState(false);
@@ -163,6 +164,7 @@ export function JobDialog({ job, onClose, onRegenerated }: JobDialogProps) {
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
+      returnFocus={returnFocus}
       title={jobTitle(job)}
       description={`${STYLE_INFO[job.style].name} style, ${roomTypeLabel(job.roomType).toLowerCase()}`}
       onEscapeKeyDown={(e) => {
