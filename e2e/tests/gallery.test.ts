@@ -149,4 +149,34 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Your Gallery');
     expect(errors.join('\n')).toBe('');
   });
+
+  it('keeps the page number in the address, so reload and Back stay on it', { timeout: 120_000 }, async () => {
+    await signIn(page, { name: 'Lina Bo Bardi' });
+    await createJobs(page, landscape, 21, { fail: true });
+    // The seeding's 402 answers (waiting for refunds) are not the gallery's.
+    errors.length = 0;
+    await page.goto('/gallery');
+    const cards = galleryCards(page);
+    await expect.poll(() => cards.count()).toBe(20);
+    const pages = page.getByRole('navigation', { name: 'Gallery pages' });
+    await pages.getByRole('button', { name: 'Page 2' }).click();
+    await page.waitForURL((url) => url.search === '?page=2');
+    await expect.poll(() => cards.count()).toBe(1);
+
+    await page.reload();
+    await expect.poll(() => cards.count()).toBe(1);
+    expect(await pages.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+
+    await pages.getByRole('button', { name: 'Previous page' }).click();
+    await page.waitForURL((url) => url.pathname === '/gallery' && url.search === '');
+    await expect.poll(() => cards.count()).toBe(20);
+    await page.goBack();
+    await page.waitForURL((url) => url.search === '?page=2');
+    await expect.poll(() => cards.count()).toBe(1);
+
+    await page.goto('/gallery?page=9');
+    await page.waitForURL((url) => url.search === '?page=2');
+    await expect.poll(() => cards.count()).toBe(1);
+    expect(errors.join('\n')).toBe('');
+  });
 });

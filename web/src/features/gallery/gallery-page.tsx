@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ChevronLeft, ChevronRight, ImageOff, Plus } from 'lucide-react';
 import type { Job } from '@roomstager/contracts';
 import { usePageMeta } from '../../app/use-page-meta.ts';
@@ -87,21 +88,36 @@ function Pagination({ page, pages, onPage }: { page: number; pages: number; onPa
   );
 }
 
+const PAGE_PARAM = /^[1-9][0-9]{0,5}$/;
+
+/** The page number in the address (`/gallery?page=2`), so a reload or Back keeps it; else page 1. */
+const pageFromSearch = (value: string | null): number => (value && PAGE_PARAM.test(value) ? Number(value) : 1);
+
 export default function GalleryPage() {
   usePageMeta('/gallery');
-  const [page, setPage] = useState(1);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const page = pageFromSearch(searchParams.get('page'));
+  const goToPage = useCallback(
+    (next: number, options?: { replace: boolean }) => setSearchParams(next > 1 ? { page: String(next) } : {}, options),
+    [setSearchParams],
+  );
   const [selected, setSelected] = useState<Job | null>(null);
   const opener = useRef<HTMLElement | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const { data, isPending, isError, refetch, isFetching } = useJobPage(page);
+  const { data, isPending, isError, refetch, isFetching, isPlaceholderData } = useJobPage(page);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   // The listed copy is the current one: the list is polled while a job on it is in progress.
   const shown = selected && (data?.jobs.find((job) => job.id === selected.id) ?? selected);
 
+  // An address past the last page (typed, or left behind by a deletion) shows the last page.
+  useEffect(() => {
+    if (data && !isPlaceholderData && page > pages) goToPage(pages, { replace: true });
+  }, [data, isPlaceholderData, page, pages, goToPage]);
+
   const showRegenerated = (job: Job) => {
     setSelected(job);
     // The new job is the newest: its card is at the top of page 1.
-    setPage(1);
+    if (page !== 1) goToPage(1);
   };
 
   return (
@@ -159,7 +175,7 @@ export default function GalleryPage() {
               />
             ))}
           </ul>
-          {data.total > data.pageSize && <Pagination page={page} pages={pages} onPage={setPage} />}
+          {data.total > data.pageSize && <Pagination page={page} pages={pages} onPage={goToPage} />}
         </>
       )}
       {shown && (
