@@ -47,6 +47,9 @@ async function sliderBox(slider: Locator): Promise<{ width: number; height: numb
 /** The gallery's cards, also while a modal dialog hides them from the accessibility tree. */
 const galleryCards = (page: Page) => page.locator('main').getByRole('button', { name: /^Open /, includeHidden: true });
 
+/** Page loads and server round trips can take seconds on a busy machine. */
+const patience = { timeout: 15_000 };
+
 const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
 
 describe.skipIf(!hasBrowser())('the gallery', () => {
@@ -96,17 +99,17 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     await dialog.getByRole('button', { name: 'Regenerate (1 credit)' }).click();
 
     // The dialog turns to the new job at once, its card is listed at once, and both follow it to the end.
-    await expect.poll(() => dialog.getByRole('heading').first().innerText()).toBe('traditional staging');
-    await expect.poll(() => cards.count()).toBe(2);
+    await expect.poll(() => dialog.getByRole('heading').first().innerText(), patience).toBe('traditional staging');
+    await expect.poll(() => cards.count(), patience).toBe(2);
     await expect.poll(() => dialog.innerText(), { timeout: 60_000 }).toMatch(/Status\s*Completed/);
     await dialog.getByTestId('before-after-slider').waitFor();
-    await expect.poll(() => cards.first().innerText()).toContain('Completed');
+    await expect.poll(() => cards.first().innerText(), patience).toContain('Completed');
     expect(await cards.first().innerText()).toContain('traditional staging');
-    await expect.poll(() => page.getByTestId('credits-balance').innerText()).toBe('1');
+    await expect.poll(() => page.getByTestId('credits-balance').innerText(), patience).toBe('1');
 
     await dialog.getByRole('button', { name: 'Regenerate (1 credit)' }).click();
-    await expect.poll(() => page.getByTestId('credits-balance').innerText()).toBe('0');
-    await expect.poll(() => dialog.getByRole('button', { name: 'Regenerate (1 credit)' }).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('credits-balance').innerText(), patience).toBe('0');
+    await expect.poll(() => dialog.getByRole('button', { name: 'Regenerate (1 credit)' }).isDisabled(), patience).toBe(true);
     const buy = dialog.getByRole('link', { name: 'Buy credits' });
     expect(await buy.getAttribute('href')).toBe('/pricing');
     await expect.poll(() => cards.first().innerText(), { timeout: 60_000 }).toContain('Completed');
@@ -121,7 +124,7 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     await createJobs(page, landscape, 2);
     await page.goto('/gallery');
     const cards = galleryCards(page);
-    await expect.poll(() => cards.count()).toBe(2);
+    await expect.poll(() => cards.count(), patience).toBe(2);
     const second = cards.nth(1);
     const secondLabel = await second.getAttribute('aria-label');
     await expect.poll(() => second.innerText(), { timeout: 60_000 }).toContain('Completed');
@@ -157,26 +160,26 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     errors.length = 0;
     await page.goto('/gallery');
     const cards = galleryCards(page);
-    await expect.poll(() => cards.count()).toBe(20);
+    await expect.poll(() => cards.count(), patience).toBe(20);
     const pages = page.getByRole('navigation', { name: 'Gallery pages' });
     await pages.getByRole('button', { name: 'Page 2' }).click();
     await page.waitForURL((url) => url.search === '?page=2');
-    await expect.poll(() => cards.count()).toBe(1);
+    await expect.poll(() => cards.count(), patience).toBe(1);
 
     await page.reload();
-    await expect.poll(() => cards.count()).toBe(1);
+    await expect.poll(() => cards.count(), patience).toBe(1);
     expect(await pages.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
 
     await pages.getByRole('button', { name: 'Previous page' }).click();
     await page.waitForURL((url) => url.pathname === '/gallery' && url.search === '');
-    await expect.poll(() => cards.count()).toBe(20);
+    await expect.poll(() => cards.count(), patience).toBe(20);
     await page.goBack();
     await page.waitForURL((url) => url.search === '?page=2');
-    await expect.poll(() => cards.count()).toBe(1);
+    await expect.poll(() => cards.count(), patience).toBe(1);
 
     await page.goto('/gallery?page=9');
     await page.waitForURL((url) => url.search === '?page=2');
-    await expect.poll(() => cards.count()).toBe(1);
+    await expect.poll(() => cards.count(), patience).toBe(1);
     expect(errors.join('\n')).toBe('');
   });
 });
