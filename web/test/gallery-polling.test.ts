@@ -45,7 +45,7 @@ async function mount(client: QueryClient) {
   return { shownAtOnce, status: () => observer.getCurrentResult().data?.jobs[0]?.status, unmount };
 }
 
-describe('the gallery follows listed jobs to the end (BEYOND.md)', () => {
+describe('the gallery follows listed jobs to the end', () => {
   let client: QueryClient;
   beforeEach(() => {
     vi.useFakeTimers();

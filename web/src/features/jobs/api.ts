@@ -11,10 +11,10 @@ const POLL_MS = 2000;
 const hasJobInProgress = (page: JobPage | undefined) => !!page?.jobs.some(isInProgress);
 
 /**
- * Spec section 7 caches the job list 5 min, no refetch on focus; BEYOND.md adds that while any
- * listed job is pending or processing the list is read every 2 s, so its cards and dialog follow the
- * job to the end. A page is read again on mount when it holds such a job, or when it went stale (a
- * job created or changed elsewhere invalidated it): a cached page would hide that change.
+ * A page of the job list, cached 5 min and not read again on focus. While any job on it is pending
+ * or processing it is read every 2 s, so its cards and the dialog follow the job to the end. It is
+ * read again on mount when it holds such a job, or when it went stale (a job created or changed
+ * elsewhere invalidated it): a cached page would hide that change.
  */
 export function jobPageQuery(page: number) {
   return queryOptions({
