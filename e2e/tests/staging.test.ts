@@ -1,19 +1,11 @@
-import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, beforeEach, expect, it } from 'vitest';
 import { axeViolations, hasBrowser, screenshot, toastWith, useBrowserSession } from '../support/browser.ts';
 import { signIn } from '../support/sign-in.ts';
+import { fixturePhoto, stagePhoto } from '../support/staging.ts';
 
-const photo = fileURLToPath(new URL('../fixtures/empty-open-plan-living-dining.jpg', import.meta.url));
-
-async function stage(page: Page, style: string): Promise<void> {
-  await page.locator('input[type="file"]').setInputFiles(photo);
-  await page.getByRole('img', { name: /Selected photo/ }).waitFor();
-  await page.getByText(style, { exact: true }).click();
-  await page.getByRole('button', { name: 'Generate Staging (1 credit)' }).click();
-  await page.getByRole('progressbar', { name: 'Staging progress' }).waitFor();
-  await page.getByRole('link', { name: 'View in Gallery' }).waitFor({ timeout: 90_000 });
-}
+const photo = fixturePhoto('empty-open-plan-living-dining.jpg');
+const stage = (page: Page, style: string) => stagePhoto(page, photo, style);
 
 describe.skipIf(!hasBrowser())('staging a photo', () => {
   const session = useBrowserSession();

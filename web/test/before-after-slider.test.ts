@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { BeforeAfterSlider, comparisonReady, currentStatus, statusOf } from '../src/components/before-after-slider.tsx';
+import { BeforeAfterSlider, boxShape, comparisonReady, currentStatus, statusOf } from '../src/components/before-after-slider.tsx';
 
 const before = { src: '/api/images/before', alt: 'Your original photo' };
 const after = { src: '/api/images/after', alt: 'Your staged photo' };
@@ -49,5 +49,26 @@ describe('before/after slider waits for both photos', () => {
     expect(currentStatus({ complete: true, naturalWidth: 0 })).toBe('failed');
     expect(currentStatus({ complete: false, naturalWidth: 0 })).toBe('loading');
     expect(comparisonReady(currentStatus({ complete: true, naturalWidth: 800 }), currentStatus({ complete: true, naturalWidth: 800 }))).toBe(true);
+  });
+});
+
+describe("before/after slider takes the photo's own shape", () => {
+  const portrait = { src: before.src, width: 1049, height: 1400 };
+
+  it('keeps a size it is given (prerendered pages reserve their box before any photo loads)', () => {
+    expect(boxShape({ width: 1600, height: 1067 }, portrait, before.src)).toEqual({ width: 1600, height: 1067 });
+  });
+
+  it("otherwise takes the before photo's natural size once loaded, 4:3 until then", () => {
+    expect(boxShape({}, null, before.src)).toEqual({ width: 4, height: 3 });
+    expect(boxShape({}, portrait, before.src)).toEqual({ width: 1049, height: 1400 });
+    // The size of a photo shown earlier does not stand for a new one.
+    expect(boxShape({}, portrait, '/api/images/other')).toEqual({ width: 4, height: 3 });
+  });
+
+  it('fills the width it is given and, with a maximum height, narrows to keep the shape', () => {
+    const html = renderToStaticMarkup(createElement(BeforeAfterSlider, { before, after, maxHeight: '70svh' }));
+    expect(html).toMatch(/class="relative mx-auto w-full /);
+    expect(html).toContain('aspect-ratio:4 / 3;max-width:calc(70svh * 4 / 3)');
   });
 });

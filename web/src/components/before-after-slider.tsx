@@ -13,9 +13,14 @@ export interface SliderImage {
 interface BeforeAfterSliderProps {
   before: SliderImage;
   after: SliderImage;
-  /** Intrinsic size of the photos, so the box is reserved before they load. */
-  width: number;
-  height: number;
+  /**
+   * Intrinsic size of the photos, so the box is reserved before they load. Without it the box takes
+   * the before photo's own shape once that has loaded (4:3 until then).
+   */
+  width?: number;
+  height?: number;
+  /** The tallest the box may be, as a CSS length; its width then follows the photos' shape. */
+  maxHeight?: string;
   sizes?: string;
   /** The hero image loads eagerly; everything else lazily. */
   priority?: boolean;
@@ -30,8 +35,27 @@ interface BeforeAfterSliderProps {
   holdUntilLoaded?: boolean;
 }
 
+/** A result photo shown whole in the viewport, with room for a heading above it. */
+export const PHOTO_MAX_HEIGHT = '70svh';
+
 export const clampPercent = (value: number): number => Math.min(100, Math.max(0, value));
 const KEY_STEP = 5;
+
+export interface Shape {
+  width: number;
+  height: number;
+}
+const PLACEHOLDER_SHAPE: Shape = { width: 4, height: 3 };
+
+/**
+ * The box's shape: the size given, else the before photo's natural size (when it belongs to the
+ * current photo, not to one shown earlier), else 4:3 while that photo loads.
+ */
+export function boxShape(given: Partial<Shape>, natural: (Shape & { src: string }) | null, src: string): Shape {
+  if (given.width && given.height) return { width: given.width, height: given.height };
+  if (natural?.src === src) return { width: natural.width, height: natural.height };
+  return PLACEHOLDER_SHAPE;
+}
 
 export type PhotoStatus = 'loading' | 'loaded' | 'failed';
 type Settled = Exclude<PhotoStatus, 'loading'>;
@@ -80,6 +104,7 @@ function Photo({
   priority,
   fit,
   onSettled,
+  onNaturalSize,
 }: {
   image: SliderImage;
   side: 'Before' | 'After';
@@ -89,16 +114,25 @@ function Photo({
   priority?: boolean;
   fit: 'cover' | 'contain';
   onSettled: (src: string, status: Settled) => void;
+  onNaturalSize?: (size: Shape & { src: string }) => void;
 }) {
   const imgRef = useRef<HTMLImageElement>(null);
   const { src } = image;
+  const loaded = useCallback(
+    (img: HTMLImageElement) =>
+      whenDecoded(img, () => {
+        onNaturalSize?.({ src, width: img.naturalWidth, height: img.naturalHeight });
+        onSettled(src, 'loaded');
+      }),
+    [src, onSettled, onNaturalSize],
+  );
   // Checked on mount and on a new src, for images that finished before the handlers were attached.
   useEffect(() => {
     const img = imgRef.current;
     const status = img ? currentStatus(img) : 'loading';
-    if (img && status === 'loaded') whenDecoded(img, () => onSettled(src, 'loaded'));
+    if (img && status === 'loaded') loaded(img);
     else if (status === 'failed') onSettled(src, 'failed');
-  }, [src, onSettled]);
+  }, [src, onSettled, loaded]);
   return (
     <picture>
       {image.sources?.map((s) => <source key={s.type} type={s.type} srcSet={s.srcSet} sizes={sizes} />)}
@@ -114,7 +148,7 @@ function Photo({
         fetchPriority={priority && side === 'After' ? 'high' : 'auto'}
         decoding="async"
         draggable={false}
-        onLoad={(e) => whenDecoded(e.currentTarget, () => onSettled(src, 'loaded'))}
+        onLoad={(e) => loaded(e.currentTarget)}
         onError={() => onSettled(src, 'failed')}
         className={cn('absolute inset-0 size-full select-none', fit === 'contain' ? 'object-contain' : 'object-cover')}
       />
@@ -136,6 +170,8 @@ function Unavailable({ text, alt }: { text: string; alt: string }) {
  * Before/after comparison (spec section 4): starts at 50%, follows mouse and touch drags,
  * arrow keys move it, always clamped to 0-100%. A placeholder of the photos' shape stands in
  * until both have loaded or failed (comparisonReady); a failed one says so, with its alt text.
+ * The box is as wide as its container allows, and as tall as the photos' shape makes it (never
+ * above maxHeight), so a portrait photo is not shrunk into a landscape frame.
  */
 export function BeforeAfterSlider({
   before,
@@ -148,8 +184,11 @@ export function BeforeAfterSlider({
   className,
   fit = 'cover',
   holdUntilLoaded = true,
+  maxHeight,
 }: BeforeAfterSliderProps) {
   const [position, setPosition] = useState(50);
+  const [natural, setNatural] = useState<(Shape & { src: string }) | null>(null);
+  const shape = boxShape({ width, height }, natural, before.src);
   const [beforeStatus, onBeforeSettled] = usePhotoStatus(before.src);
   const [afterStatus, onAfterSettled] = usePhotoStatus(after.src);
   const ready = !holdUntilLoaded || comparisonReady(beforeStatus, afterStatus);
@@ -196,8 +235,11 @@ export function BeforeAfterSlider({
   return (
     <div
       ref={boxRef}
-      className={cn('relative w-full touch-pan-y overflow-hidden rounded-xl bg-stone-200 select-none', className)}
-      style={{ aspectRatio: `${width} / ${height}` }}
+      className={cn('relative mx-auto w-full touch-pan-y overflow-hidden rounded-xl bg-stone-200 select-none', className)}
+      style={{
+        aspectRatio: `${shape.width} / ${shape.height}`,
+        maxWidth: maxHeight && `calc(${maxHeight} * ${shape.width} / ${shape.height})`,
+      }}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
@@ -211,13 +253,23 @@ export function BeforeAfterSlider({
         {afterStatus === 'failed' ? (
           <Unavailable text="After image not available" alt={after.alt} />
         ) : (
-          <Photo image={after} side="After" width={width} height={height} sizes={sizes} priority={priority} fit={fit} onSettled={onAfterSettled} />
+          <Photo image={after} side="After" width={shape.width} height={shape.height} sizes={sizes} priority={priority} fit={fit} onSettled={onAfterSettled} />
         )}
         <div className="absolute inset-0" style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }}>
           {beforeStatus === 'failed' ? (
             <Unavailable text="Before image not available" alt={before.alt} />
           ) : (
-            <Photo image={before} side="Before" width={width} height={height} sizes={sizes} priority={priority} fit={fit} onSettled={onBeforeSettled} />
+            <Photo
+              image={before}
+              side="Before"
+              width={shape.width}
+              height={shape.height}
+              sizes={sizes}
+              priority={priority}
+              fit={fit}
+              onSettled={onBeforeSettled}
+              onNaturalSize={setNatural}
+            />
           )}
         </div>
         <span className="pointer-events-none absolute top-3 left-3 rounded-md bg-stone-900/75 px-2 py-1 text-xs font-semibold text-white">

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ChevronLeft, ChevronRight, ImageOff, Plus } from 'lucide-react';
 import type { Job } from '@roomstager/contracts';
 import { usePageMeta } from '../../app/use-page-meta.ts';
@@ -7,7 +7,7 @@ import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
 import { formatDate } from '../../lib/format.ts';
-import { JOBS_KEY, useJobPage } from '../jobs/api.ts';
+import { useJobPage } from '../jobs/api.ts';
 import { jobTitle } from '../jobs/format.ts';
 import { JobDialog } from './job-dialog.tsx';
 import { StatusBadge } from './status-badge.tsx';
@@ -36,12 +36,12 @@ function Thumbnail({ job }: { job: Job }) {
   );
 }
 
-function JobCard({ job, onOpen }: { job: Job; onOpen: () => void }) {
+function JobCard({ job, onOpen }: { job: Job; onOpen: (card: HTMLButtonElement) => void }) {
   return (
     <li>
       <button
         type="button"
-        onClick={onOpen}
+        onClick={(e) => onOpen(e.currentTarget)}
         className="group block w-full overflow-hidden rounded-xl border border-stone-200 bg-white text-left shadow-sm transition-shadow hover:shadow-md"
         aria-label={`Open ${jobTitle(job)}`}
       >
@@ -88,24 +88,45 @@ function Pagination({ page, pages, onPage }: { page: number; pages: number; onPa
   );
 }
 
+const PAGE_PARAM = /^[1-9][0-9]{0,5}$/;
+
+/** The page number in the address (`/gallery?page=2`), so a reload or Back keeps it; else page 1. */
+const pageFromSearch = (value: string | null): number => (value && PAGE_PARAM.test(value) ? Number(value) : 1);
+
 export default function GalleryPage() {
   usePageMeta('/gallery');
-  const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const page = pageFromSearch(searchParams.get('page'));
+  const goToPage = useCallback(
+    (next: number, options?: { replace: boolean }) => setSearchParams(next > 1 ? { page: String(next) } : {}, options),
+    [setSearchParams],
+  );
   const [selected, setSelected] = useState<Job | null>(null);
-  const { data, isPending, isError, refetch, isFetching } = useJobPage(page);
+  const opener = useRef<HTMLElement | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { data, isPending, isError, refetch, isFetching, isPlaceholderData } = useJobPage(page);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  // The listed copy is the current one: the list is polled while a job on it is in progress.
+  const shown = selected && (data?.jobs.find((job) => job.id === selected.id) ?? selected);
 
-  const closeDialog = () => {
-    setSelected(null);
-    // The dialog polls its job; the list catches up with whatever changed meanwhile.
-    void queryClient.invalidateQueries({ queryKey: [JOBS_KEY], predicate: (q) => typeof q.queryKey[1] === 'object' });
+  // An address past the last page (typed, or left behind by a deletion) shows the last page.
+  useEffect(() => {
+    if (data && !isPlaceholderData && page > pages) goToPage(pages, { replace: true });
+  }, [data, isPlaceholderData, page, pages, goToPage]);
+
+  const showRegenerated = (job: Job) => {
+    setSelected(job);
+    // The new job is the newest: its card is at the top of page 1.
+    if (page !== 1) goToPage(1);
   };
 
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">Your Gallery</h1>
+        {/* Focus lands here when a dialog closes after its card went away (a deletion). */}
+        <h1 ref={heading} tabIndex={-1} className="text-3xl font-bold tracking-tight focus:outline-none">
+          Your Gallery
+        </h1>
         <ButtonLink to="/generate">
           <Plus aria-hidden className="size-4" />
           New Staging
@@ -144,13 +165,27 @@ export default function GalleryPage() {
         <>
           <ul className="mt-8 grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {data.jobs.map((job) => (
-              <JobCard key={job.id} job={job} onOpen={() => setSelected(job)} />
+              <JobCard
+                key={job.id}
+                job={job}
+                onOpen={(card) => {
+                  opener.current = card;
+                  setSelected(job);
+                }}
+              />
             ))}
           </ul>
-          {data.total > data.pageSize && <Pagination page={page} pages={pages} onPage={setPage} />}
+          {data.total > data.pageSize && <Pagination page={page} pages={pages} onPage={goToPage} />}
         </>
       )}
-      {selected && <JobDialog job={selected} onClose={closeDialog} />}
+      {shown && (
+        <JobDialog
+          job={shown}
+          onClose={() => setSelected(null)}
+          onRegenerated={showRegenerated}
+          returnFocus={() => (opener.current?.isConnected ? opener.current : heading.current)}
+        />
+      )}
     </>
   );
 }

@@ -1,13 +1,15 @@
 import { useState, type KeyboardEvent } from 'react';
+import { Link } from 'react-router';
 import { Download, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
 import { STYLES, type Job, type Style } from '@roomstager/contracts';
-import { BeforeAfterSlider } from '../../components/before-after-slider.tsx';
+import { BeforeAfterSlider, PHOTO_MAX_HEIGHT } from '../../components/before-after-slider.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { formatDate } from '../../lib/format.ts';
+import { useSession } from '../auth/use-session.ts';
 import { STYLE_INFO } from '../generate/style-picker.tsx';
-import { useDeleteJob, useJob, useRegenerateJob, useRetryJob, useUpdateLabel, withIdempotencyKey } from '../jobs/api.ts';
+import { useDeleteJob, useRegenerateJob, useRetryJob, useUpdateLabel, withIdempotencyKey } from '../jobs/api.ts';
 import { creditsUsedLabel, isInProgress, jobTitle, processingTime, roomTypeLabel, statusLabel } from '../jobs/format.ts';
 import { downloadImage, originalFileName, stagedFileName } from './download.ts';
 import { StatusBadge } from './status-badge.tsx';
@@ -21,10 +23,8 @@ function Comparison({ job }: { job: Job }) {
       <BeforeAfterSlider
         before={{ src: job.originalImageUrl, alt: `${jobTitle(job)}, original photo` }}
         after={{ src: job.stagedImageUrl, alt: `${jobTitle(job)}, staged in the ${job.style} style` }}
-        width={4}
-        height={3}
+        maxHeight={PHOTO_MAX_HEIGHT}
         fit="contain"
-        className="bg-stone-900"
       />
     );
   }
@@ -40,9 +40,15 @@ function OriginalOnly({ job }: { job: Job }) {
           Image not available. The photo could not be loaded; try reloading the page.
         </div>
       ) : (
-        <img src={job.originalImageUrl} alt={`${jobTitle(job)}, original photo`} onError={() => setFailed(true)} className="aspect-[4/3] w-full rounded-xl bg-stone-100 object-contain" />
+        <img
+          src={job.originalImageUrl}
+          alt={`${jobTitle(job)}, original photo`}
+          onError={() => setFailed(true)}
+          className="mx-auto w-auto max-w-full rounded-xl bg-stone-100"
+          style={{ maxHeight: PHOTO_MAX_HEIGHT }}
+        />
       )}
-      <div className="flex aspect-[4/3] flex-col items-center justify-center rounded-xl bg-stone-100 p-4 text-center text-sm text-stone-600">
+      <div className="flex min-h-40 flex-col items-center justify-center rounded-xl bg-stone-100 p-4 text-center text-sm text-stone-600">
         <p className="font-medium text-stone-800">Staged image not available</p>
         <p className="mt-1">{isInProgress(job) ? 'This photo is still being staged.' : job.errorMessage || 'Something went wrong while processing your image.'}</p>
       </div>
@@ -131,16 +137,18 @@ function LabelEditor({ job, onEditingChange }: { job: Job; onEditingChange: (edi
 }
 
 interface JobDialogProps {
+  /** The gallery keeps it current: the list it comes from is polled while the job is in progress. */
   job: Job;
   onClose: () => void;
+  /** A Regenerate created this job: the dialog shows it from now on. */
+  onRegenerated: (job: Job) => void;
+  returnFocus: () => HTMLElement | null | undefined;
 }
 
 /** The detail dialog of a gallery card: comparison, label, details, downloads and actions. */
-export function JobDialog({ job: listed, onClose }: JobDialogProps) {
-  // Once deletion starts the job stops being read: it would only answer 404.
-  const [deleting, setDeleting] = useState(false);
-  const { data } = useJob(deleting ? null : listed.id);
-  const job = data ?? listed;
+export function JobDialog({ job, onClose, onRegenerated, returnFocus }: JobDialogProps) {
+  const { data: user } = useSession();
+  const noCredits = (user?.credits ?? 0) < 1;
   const [editingLabel, setEditingLabel] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [regenStyle, setRegenStyle] = useState<Style>(job.style);
@@ -148,6 +156,7 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
   const regenerate = useRegenerateJob();
   const retry = useRetryJob();
   const busy = remove.isPending || regenerate.isPending || retry.isPending;
+  const creditsNoteId = `credits-note-${job.id}`;
 
   const onError = (title: string) => (error: Error) => toast({ title, description: error.message, variant: 'destructive' });
 
@@ -155,6 +164,7 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
+      returnFocus={returnFocus}
       title={jobTitle(job)}
       description={`${STYLE_INFO[job.style].name} style, ${roomTypeLabel(job.roomType).toLowerCase()}`}
       onEscapeKeyDown={(e) => {
@@ -163,7 +173,7 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
     >
       <div className="mt-4 space-y-5">
         <Comparison job={job} />
-        <LabelEditor job={job} onEditingChange={setEditingLabel} />
+        <LabelEditor key={job.id} job={job} onEditingChange={setEditingLabel} />
         <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-3">
           <div>
             <dt className="text-stone-600">Status</dt>
@@ -219,14 +229,16 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
           </div>
           <Button
             variant="outline"
-            disabled={busy}
+            disabled={busy || noCredits}
+            aria-describedby={noCredits ? creditsNoteId : undefined}
             onClick={() =>
               regenerate.mutate(
                 withIdempotencyKey({ id: job.id, style: regenStyle, roomType: job.roomType }),
                 {
-                  onSuccess: () => {
+                  onSuccess: (created) => {
                     toast({ title: 'Regeneration started', description: 'A new version is being staged. It costs 1 credit.' });
-                    onClose();
+                    setConfirmDelete(false);
+                    onRegenerated(created);
                   },
                   onError: onError('Regenerate failed'),
                 },
@@ -234,12 +246,13 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
             }
           >
             <RefreshCw aria-hidden className="size-4" />
-            Regenerate
+            Regenerate (1 credit)
           </Button>
           {job.status === 'failed' && (
             <Button
               variant="outline"
-              disabled={busy}
+              disabled={busy || noCredits}
+              aria-describedby={noCredits ? creditsNoteId : undefined}
               onClick={() =>
                 retry.mutate(withIdempotencyKey({ id: job.id }), {
                   onSuccess: () => toast({ title: 'Retry started', description: 'The photo is being staged again. It costs 1 credit, refunded if it fails.' }),
@@ -248,7 +261,7 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
               }
             >
               <RotateCcw aria-hidden className="size-4" />
-              Retry
+              Retry (1 credit)
             </Button>
           )}
           {confirmDelete ? (
@@ -259,19 +272,15 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
                 size="sm"
                 disabled={busy}
                 autoFocus
-                onClick={() => {
-                  setDeleting(true);
+                onClick={() =>
                   remove.mutate(job.id, {
                     onSuccess: () => {
                       toast({ title: 'Staging deleted', description: 'The staging and its images were deleted.' });
                       onClose();
                     },
-                    onError: (error) => {
-                      setDeleting(false);
-                      onError('Delete failed')(error);
-                    },
-                  });
-                }}
+                    onError: onError('Delete failed'),
+                  })
+                }
               >
                 Yes, delete
               </Button>
@@ -286,6 +295,14 @@ export function JobDialog({ job: listed, onClose }: JobDialogProps) {
             </Button>
           )}
         </div>
+        {noCredits && (
+          <p id={creditsNoteId} className="text-sm text-stone-600">
+            0 credits available.{' '}
+            <Link to="/pricing" className="font-medium text-accent-700 underline">
+              Buy credits
+            </Link>
+          </p>
+        )}
         <p className="sr-only" aria-live="polite">
           Status: {statusLabel(job.status)}
         </p>

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Sparkles } from 'lucide-react';
 import { DEFAULT_ROOM_TYPE, ROOM_TYPES, ROOM_TYPE_LABELS, type RoomType, type Style } from '@roomstager/contracts';
 import { usePageMeta } from '../../app/use-page-meta.ts';
-import { BeforeAfterSlider } from '../../components/before-after-slider.tsx';
+import { BeforeAfterSlider, PHOTO_MAX_HEIGHT } from '../../components/before-after-slider.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
@@ -102,7 +102,7 @@ export default function GeneratePage() {
     return (
       <>
         <h1 className="text-3xl font-bold tracking-tight">Stage Your Property</h1>
-        <Card className="mt-8 p-6">
+        <Card className="mt-8 p-4 sm:p-6">
           <h2 className="text-xl font-semibold">{jobTitle(job)}</h2>
           <p className="mt-1 text-sm text-stone-600">Your staged photo is ready and saved in your gallery.</p>
           <div className="mx-auto mt-6 max-w-3xl">
@@ -202,11 +202,9 @@ function ResultSlider({ original, staged }: { original: string; staged: string }
     <BeforeAfterSlider
       before={{ src: original, alt: 'Your original photo' }}
       after={{ src: staged, alt: 'Your staged photo' }}
-      width={4}
-      height={3}
+      maxHeight={PHOTO_MAX_HEIGHT}
       fit="contain"
       priority
-      className="bg-stone-900"
     />
   );
 }

@@ -1,23 +1,35 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IDEMPOTENCY_KEY_HEADER, type CreateJobRequest, type Job, type JobPage, type RegenerateJobRequest, type UploadResponse } from '@roomstager/contracts';
 import { apiJson, apiRequest, throwIfResNotOk } from '../../lib/api-client.ts';
 import { SESSION_QUERY_KEY } from '../auth/use-session.ts';
+import { isInProgress } from './format.ts';
 
 export const JOBS_KEY = '/api/jobs';
 const FIVE_MINUTES = 5 * 60 * 1000;
 
-/** Spec section 7: the job list is cached 5 min stale, 10 min kept, no refetch on focus or mount. */
-export function useJobPage(page: number) {
-  return useQuery({
+const POLL_MS = 2000;
+const hasJobInProgress = (page: JobPage | undefined) => !!page?.jobs.some(isInProgress);
+
+/**
+ * A page of the job list, cached 5 min and not read again on focus. While any job on it is pending
+ * or processing it is read every 2 s, so its cards and the dialog follow the job to the end. It is
+ * read again on mount when it holds such a job, or when it went stale (a job created or changed
+ * elsewhere invalidated it): a cached page would hide that change.
+ */
+export function jobPageQuery(page: number) {
+  return queryOptions({
     queryKey: [JOBS_KEY, { page }],
     queryFn: ({ signal }) => fetchJobPage(page, signal),
     staleTime: FIVE_MINUTES,
     gcTime: 2 * FIVE_MINUTES,
     refetchOnWindowFocus: false,
-    refetchOnMount: false,
+    refetchOnMount: (query) => (hasJobInProgress(query.state.data) ? 'always' : true),
+    refetchInterval: (query) => (hasJobInProgress(query.state.data) ? POLL_MS : false),
     placeholderData: (previous) => previous,
   });
 }
+
+export const useJobPage = (page: number) => useQuery(jobPageQuery(page));
 
 async function fetchJobPage(page: number, signal: AbortSignal): Promise<JobPage> {
   const res = await fetch(`${JOBS_KEY}?page=${page}`, { credentials: 'include', signal });
@@ -32,7 +44,7 @@ export function useJob(id: string | null) {
   return useQuery<Job | null>({
     queryKey: [JOBS_KEY, id],
     enabled: id !== null,
-    refetchInterval: (query) => (isFinished(query.state.data) ? false : 2000),
+    refetchInterval: (query) => (isFinished(query.state.data) ? false : POLL_MS),
   });
 }
 
