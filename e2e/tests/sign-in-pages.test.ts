@@ -40,6 +40,13 @@ describe.skipIf(!hasBrowser())('login and signup', () => {
     await page.getByRole('heading', { level: 1, name: 'Welcome Back' }).waitFor();
   });
 
+  it('a signed-out visit settles: the session check\'s 401 answer is read to its end', async () => {
+    const session = page.waitForEvent('requestfinished', (r) => r.url().endsWith('/api/auth/me'));
+    await page.goto('/login');
+    await session;
+    await page.waitForLoadState('networkidle');
+  });
+
   it('no alert without an error parameter', async () => {
     await page.goto('/login');
     await page.getByRole('button', { name: 'Sign in with Google' }).waitFor();
