@@ -40,6 +40,15 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
     await page.getByRole('heading', { name: 'Stage Your Property' }).waitFor();
   });
 
+  it('a signed-in user opening /login or /signup goes to /generate', async () => {
+    await signIn(page, { name: 'Frances Allen' });
+    for (const path of ['/login', '/signup?returnTo=%2Fcredits']) {
+      await page.goto(path);
+      await page.waitForURL((url) => url.pathname === '/generate');
+      await page.getByRole('heading', { name: 'Stage Your Property' }).waitFor();
+    }
+  });
+
   it('edits the profile, cancels an edit, and refreshes the top bar', async () => {
     const email = await signIn(page, { name: 'Katherine Johnson' });
     await page.goto('/profile');

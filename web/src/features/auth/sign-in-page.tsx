@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, Navigate, useLocation } from 'react-router';
 import { ShieldCheck } from 'lucide-react';
 import { usePageMeta } from '../../app/use-page-meta.ts';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { apiRequest, navigation } from '../../lib/api-client.ts';
 import { signInErrorMessage } from './sign-in-errors.ts';
+import { useSession } from './use-session.ts';
 
 export const GOOGLE_SIGN_IN_PATH = '/api/auth/google';
 
@@ -26,11 +27,18 @@ interface SignInPageProps {
   mode: 'login' | 'signup';
 }
 
+/** /login and /signup, for visitors: someone already signed in has nothing to do here. */
+function SignInPage({ mode }: SignInPageProps) {
+  const { data: user } = useSession();
+  if (user) return <Navigate to="/generate" replace />;
+  return <SignInCard mode={mode} />;
+}
+
 /**
- * /login and /signup: one Google button. The error alert and returnTo come from the address,
- * which is cleaned right after they are read (returnTo is kept in memory for the click).
+ * One Google button. The error alert and returnTo come from the address, which is cleaned right
+ * after they are read (returnTo is kept in memory for the click).
  */
-export function SignInPage({ mode }: SignInPageProps) {
+function SignInCard({ mode }: SignInPageProps) {
   usePageMeta(mode === 'login' ? '/login' : '/signup');
   const location = useLocation();
   const [error, setError] = useState<string | null>(null);
