@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, beforeEach, expect, it } from 'vitest';
@@ -5,6 +6,29 @@ import { axeViolations, hasBrowser, screenshot, toastWith, useBrowserSession } f
 import { signIn } from '../support/sign-in.ts';
 
 const photo = fileURLToPath(new URL('../fixtures/empty-open-plan-living-dining.jpg', import.meta.url));
+
+/** The fixture grown to at least `bytes` with JPEG comment segments: still a valid photo, as large as a phone's. */
+function largeJpeg(bytes: number): Buffer {
+  const jpeg = readFileSync(photo);
+  const segments: Buffer[] = [];
+  for (let size = jpeg.length; size < bytes; size += 65_537) {
+    const segment = Buffer.alloc(65_537, 0x20);
+    segment.writeUInt16BE(0xfffe, 0);
+    segment.writeUInt16BE(65_535, 2);
+    segments.push(segment);
+  }
+  return Buffer.concat([jpeg.subarray(0, 2), ...segments, jpeg.subarray(2)]);
+}
+
+/** Drops these files on the photo drop-zone at once, as a person dragging a selection would. */
+async function dropFiles(page: Page, files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<void> {
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const transfer = new DataTransfer();
+    for (const f of list) transfer.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.mimeType }));
+    return transfer;
+  }, files.map((f) => ({ name: f.name, mimeType: f.mimeType, base64: f.buffer.toString('base64') })));
+  await page.getByText('Drag a photo here, or click to choose one').dispatchEvent('drop', { dataTransfer });
+}
 
 async function stage(page: Page, style: string): Promise<void> {
   await page.locator('input[type="file"]').setInputFiles(photo);
@@ -103,10 +127,39 @@ describe.skipIf(!hasBrowser())('staging a photo', () => {
     expect(await dialog.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);
   });
 
-  it('refuses a file that is not a JPEG or PNG', async () => {
+  it('checks the photo when it is chosen: JPEG or PNG by its content, at most 10MB, one at a time', async () => {
     await signIn(page, { name: 'Eileen Gray' });
-    await page.locator('input[type="file"]').setInputFiles({ name: 'notes.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
-    await page.getByText('Please upload a valid image file (JPG, PNG) under 10MB').waitFor();
-    expect(await page.getByRole('button', { name: 'Generate Staging (1 credit)' }).isDisabled()).toBe(true);
+    const photoSection = page.getByRole('region', { name: 'Your photo' });
+    const generate = page.getByRole('button', { name: 'Generate Staging (1 credit)' });
+    const input = page.locator('input[type="file"]');
+    const refused = async (message: string) => {
+      await photoSection.getByText(message, { exact: true }).waitFor();
+      await toastWith(page, 'Invalid file').filter({ hasText: message }).waitFor();
+      expect(await page.getByRole('img', { name: /Selected photo/ }).count()).toBe(0);
+      expect(await generate.isDisabled()).toBe(true);
+    };
+
+    // A PDF renamed .jpg: its name and the browser's type say JPEG, its bytes do not.
+    const pdf = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    await input.setInputFiles({ name: 'living-room.jpg', mimeType: 'image/jpeg', buffer: pdf });
+    await refused('Please upload a JPEG or PNG image file.');
+
+    await input.setInputFiles({ name: 'bedroom.jpg', mimeType: 'image/jpeg', buffer: largeJpeg(13_440_000) });
+    await refused('File size must be less than 10MB.');
+
+    const jpeg = readFileSync(photo);
+    await dropFiles(page, [
+      { name: 'kitchen.jpg', mimeType: 'image/jpeg', buffer: jpeg },
+      { name: 'office.jpg', mimeType: 'image/jpeg', buffer: jpeg },
+    ]);
+    await refused('Please upload a valid image file (JPG, PNG) under 10MB');
+
+    // A real JPEG is one whatever it is called; the drop-zone's message goes once it is accepted.
+    await dropFiles(page, [{ name: 'dining-room.webp', mimeType: 'image/webp', buffer: jpeg }]);
+    await page.getByRole('img', { name: 'Selected photo: dining-room.webp' }).waitFor();
+    expect(await photoSection.getByText('Please upload a valid image file (JPG, PNG) under 10MB').count()).toBe(0);
+    await page.getByText('Modern', { exact: true }).click();
+    expect(await generate.isDisabled()).toBe(false);
+    expect(errors.join('\n')).toBe('');
   });
 });

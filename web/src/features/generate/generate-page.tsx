@@ -12,7 +12,7 @@ import { SESSION_QUERY_KEY, useSession } from '../auth/use-session.ts';
 import { useCreateJob, useJob, useUpload, withIdempotencyKey } from '../jobs/api.ts';
 import { isInProgress, jobTitle } from '../jobs/format.ts';
 import { FailurePanel } from './failure-panel.tsx';
-import { checkFile, fileToBase64 } from './file-check.ts';
+import { fileToBase64 } from './file-check.ts';
 import { PhotoDropzone } from './photo-dropzone.tsx';
 import { ProgressPanel } from './progress-panel.tsx';
 import { StylePicker } from './style-picker.tsx';
@@ -54,15 +54,6 @@ export default function GeneratePage() {
   const processing = jobId !== null && (job === undefined || isInProgress(job));
   const busy = upload.isPending || createJob.isPending || processing || completed;
   const disabled = !file || !style || busy || credits < 1;
-
-  const chooseFile = (next: File) => {
-    const problem = checkFile(next);
-    if (problem) {
-      toast({ title: 'Invalid file', description: problem, variant: 'destructive' });
-      return;
-    }
-    setFile(next);
-  };
 
   const reset = () => {
     setJobId(null);
@@ -133,7 +124,7 @@ export default function GeneratePage() {
               <h2 id="photo-title" className="mb-3 text-base font-semibold text-stone-900">
                 Your photo
               </h2>
-              <PhotoDropzone file={file} onFile={chooseFile} onClear={() => setFile(null)} disabled={busy} />
+              <PhotoDropzone file={file} onFile={setFile} onClear={() => setFile(null)} disabled={busy} />
             </section>
             <StylePicker value={style} onChange={setStyle} disabled={busy} />
           </div>
