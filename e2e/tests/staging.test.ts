@@ -162,4 +162,18 @@ describe.skipIf(!hasBrowser())('staging a photo', () => {
     expect(await generate.isDisabled()).toBe(false);
     expect(errors.join('\n')).toBe('');
   });
+
+  it('keeps keyboard focus where it was when the photo is chosen and when it is removed', async () => {
+    await signIn(page, { name: 'Charlotte Perriand' });
+    const dropzone = page.getByRole('region', { name: 'Your photo' }).locator('[tabindex="0"]');
+    await dropzone.focus();
+    await page.locator('input[type="file"]').setInputFiles(photo);
+    await page.getByRole('img', { name: /Selected photo/ }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('FIGURE');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove photo');
+    await page.keyboard.press('Enter');
+    await page.getByText('Drag a photo here, or click to choose one').waitFor();
+    await expect.poll(() => dropzone.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
 });

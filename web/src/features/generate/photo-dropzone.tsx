@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { ImagePlus, X } from 'lucide-react';
 import { toast } from '../../components/ui/use-toast.ts';
 import { cn } from '../../lib/cn.ts';
+import { useFocusWhenLost } from '../../lib/use-focus-when-lost.ts';
 import { checkFile, dropOutcome, PHOTO_PROBLEM_TEXT, PICKER_ACCEPT, type PhotoProblem } from './file-check.ts';
 
 interface PhotoDropzoneProps {
@@ -20,7 +21,7 @@ export function PhotoDropzone({ file, onFile, onClear, disabled }: PhotoDropzone
     if (preview) URL.revokeObjectURL(preview);
   }, [preview]);
 
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+  const { getRootProps, getInputProps, isDragActive, rootRef } = useDropzone({
     multiple: false,
     disabled,
     validator: async (chosen) => {
@@ -40,9 +41,17 @@ export function PhotoDropzone({ file, onFile, onClear, disabled }: PhotoDropzone
     },
   });
 
+  // The preview replaces the drop-zone and the other way round: focus moves to whichever is shown.
+  const previewRef = useRef<HTMLElement>(null);
+  useFocusWhenLost(file !== null, file ? previewRef : rootRef);
+
   if (file && preview) {
     return (
-      <div className="relative overflow-hidden rounded-xl border border-stone-200 bg-stone-100">
+      <figure
+        ref={previewRef}
+        tabIndex={-1}
+        className="relative overflow-hidden rounded-xl border border-stone-200 bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-700"
+      >
         <img src={preview} alt={`Selected photo: ${file.name}`} className="max-h-[28rem] w-full object-contain" />
         {!disabled && (
           <button
@@ -54,8 +63,8 @@ export function PhotoDropzone({ file, onFile, onClear, disabled }: PhotoDropzone
             <X aria-hidden className="size-5" />
           </button>
         )}
-        <p className="truncate border-t border-stone-200 bg-white px-4 py-2 text-sm text-stone-700">{file.name}</p>
-      </div>
+        <figcaption className="truncate border-t border-stone-200 bg-white px-4 py-2 text-sm text-stone-700">{file.name}</figcaption>
+      </figure>
     );
   }
 
