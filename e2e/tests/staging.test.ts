@@ -176,4 +176,43 @@ describe.skipIf(!hasBrowser())('staging a photo', () => {
     await page.getByText('Drag a photo here, or click to choose one').waitFor();
     await expect.poll(() => dropzone.evaluate((el) => el === document.activeElement)).toBe(true);
   });
+
+  it('shows Uploading... at once and keeps the page responsive while a 9 MB photo is sent', { timeout: 120_000 }, async () => {
+    await signIn(page, { name: 'Lina Bo Bardi' });
+    const buffer = largeJpeg(9_000_000);
+    await page.locator('input[type="file"]').setInputFiles({ name: 'large-living-room.jpg', mimeType: 'image/jpeg', buffer });
+    await page.getByRole('img', { name: /Selected photo/ }).waitFor();
+    await page.getByText('Traditional', { exact: true }).click();
+    const generate = page.getByRole('button', { name: 'Generate Staging (1 credit)' });
+    // Long tasks, the moment 'Uploading...' is on screen (in the page's own clock) and the body sent.
+    await page.evaluate(() => {
+      const w = window as unknown as { longTasks: number[]; uploadingAt?: number; uploadBody?: unknown };
+      const send = window.fetch;
+      window.fetch = (input, init) => {
+        if (String(input).endsWith('/api/upload')) w.uploadBody = init?.body;
+        return send(input, init);
+      };
+      w.longTasks = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({ type: 'longtask' });
+      const button = document.querySelector('button[type="submit"]') as HTMLButtonElement;
+      new MutationObserver(() => {
+        if (w.uploadingAt === undefined && button.textContent?.includes('Uploading...')) w.uploadingAt = performance.now();
+      }).observe(button, { childList: true, subtree: true, characterData: true });
+    });
+    const uploaded = page.waitForRequest((r) => r.url().endsWith('/api/upload'));
+    await generate.click();
+    expect((await uploaded).headers()['content-type']).toBe('application/json');
+    await page.getByRole('progressbar', { name: 'Staging progress' }).waitFor({ timeout: 60_000 });
+    const timing = await page.evaluate(() => {
+      const w = window as unknown as { longTasks: number[]; uploadingAt?: number };
+      const sent = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/api/upload'));
+      return { uploadingAt: w.uploadingAt ?? Infinity, sentAt: sent?.startTime ?? -Infinity, longest: Math.max(0, ...w.longTasks) };
+    });
+    // The state changes before the request leaves, and no task holds the page for long meanwhile.
+    expect(timing.uploadingAt).toBeLessThan(timing.sentAt);
+    expect(timing.longest).toBeLessThan(400);
+    const body = await page.evaluate(async () => JSON.parse(await new Response((window as unknown as { uploadBody: BodyInit }).uploadBody).text()) as unknown);
+    expect(body).toEqual({ imageData: buffer.toString('base64'), filename: 'large-living-room.jpg' });
+    expect(errors.join('\n')).toBe('');
+  });
 });

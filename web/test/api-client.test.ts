@@ -59,6 +59,14 @@ describe('apiRequest', () => {
       { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{"userLabel":"Kitchen"}', credentials: 'include' },
     ]);
   });
+
+  it('sends a JSON body encoded beforehand as it is', async () => {
+    const fetchMock = vi.fn(async () => respond(200, '{}'));
+    vi.stubGlobal('fetch', fetchMock);
+    const body = new Blob(['{"imageData":"/9j/","filename":"room.jpg"}'], { type: 'application/json' });
+    await apiRequest('POST', '/api/upload', body);
+    expect(fetchMock).toHaveBeenCalledWith('/api/upload', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, credentials: 'include' });
+  });
 });
 
 describe('default query function', () => {

@@ -1,8 +1,9 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FailurePanel } from '../src/features/generate/failure-panel.tsx';
 import { checkFile, dropOutcome, PHOTO_PROBLEM_TEXT } from '../src/features/generate/file-check.ts';
+import { uploadBody } from '../src/features/generate/upload-body.ts';
 
 const JPEG_START = [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46];
 const PNG_START = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d];
@@ -78,5 +79,40 @@ describe('failure panel', () => {
     expect(html).toContain('Something went wrong while processing your image.');
     expect(html).toContain('Your credit has been refunded.');
     expect(html).toContain('Try Again');
+  });
+});
+
+/** FileReader as browsers have it (Node has none): readAsDataURL answers `result` asynchronously. */
+function stubFileReader(result: (blob: Blob, bytes: Buffer) => unknown) {
+  vi.stubGlobal(
+    'FileReader',
+    class {
+      result: unknown = null;
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      readAsDataURL(blob: Blob) {
+        void blob.arrayBuffer().then((buffer) => {
+          this.result = result(blob, Buffer.from(buffer));
+          this.onload?.();
+        });
+      }
+    },
+  );
+}
+
+describe('upload body', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is {imageData, filename} as JSON, imageData being the part after the comma of the data URL', async () => {
+    stubFileReader((blob, bytes) => `data:${blob.type};base64,${bytes.toString('base64')}`);
+    const file = fileOf(JPEG_START, 300, 'Living "room".jpg');
+    const body = await uploadBody(file);
+    expect(body.type).toBe('application/json');
+    expect(JSON.parse(await body.text())).toEqual({ imageData: Buffer.from(await file.arrayBuffer()).toString('base64'), filename: 'Living "room".jpg' });
+  });
+
+  it("fails with 'Failed to convert file to base64' when the read result is not a string", async () => {
+    stubFileReader((_blob, bytes) => bytes.buffer);
+    await expect(uploadBody(fileOf(JPEG_START, 300))).rejects.toThrow('Failed to convert file to base64');
   });
 });

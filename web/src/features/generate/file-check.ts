@@ -47,20 +47,3 @@ export function dropOutcome(
   if (rejection) return { problem: (rejection.errors[0]?.code ?? 'file-invalid-type') as PhotoProblem };
   return file ? { file } : null;
 }
-
-/** The part after the comma of the file's data URL (spec section 5). */
-export function fileToBase64(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const result = reader.result;
-      if (typeof result !== 'string') {
-        reject(new Error('Failed to convert file to base64'));
-        return;
-      }
-      resolve(result.slice(result.indexOf(',') + 1));
-    };
-    reader.onerror = () => reject(new Error('Failed to convert file to base64'));
-    reader.readAsDataURL(file);
-  });
-}

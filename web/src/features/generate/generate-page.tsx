@@ -9,13 +9,13 @@ import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { SESSION_QUERY_KEY, useSession } from '../auth/use-session.ts';
-import { useCreateJob, useJob, useUpload, withIdempotencyKey } from '../jobs/api.ts';
+import { useCreateJob, useJob, withIdempotencyKey } from '../jobs/api.ts';
 import { isInProgress, jobTitle } from '../jobs/format.ts';
 import { FailurePanel } from './failure-panel.tsx';
-import { fileToBase64 } from './file-check.ts';
 import { PhotoDropzone } from './photo-dropzone.tsx';
 import { ProgressPanel } from './progress-panel.tsx';
 import { StylePicker } from './style-picker.tsx';
+import { useUpload } from './upload.ts';
 
 const fieldClass =
   'mt-1 block min-h-11 w-full rounded-lg border border-stone-300 bg-white px-3 text-sm text-stone-900 focus-visible:border-accent-700 focus-visible:outline-2 focus-visible:outline-accent-700';
@@ -76,8 +76,7 @@ export default function GeneratePage() {
     }
     let imageUrl: string;
     try {
-      const imageData = await fileToBase64(file);
-      imageUrl = (await upload.mutateAsync({ imageData, filename: file.name })).imageUrl;
+      imageUrl = (await upload.mutateAsync(file)).imageUrl;
     } catch (error) {
       toast({ title: 'Upload failed', description: (error as Error).message || 'Failed to upload image', variant: 'destructive' });
       return;
