@@ -49,6 +49,25 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
     }
   });
 
+  it('a skip link is the first stop of the keyboard on every layout and moves focus to the content', async () => {
+    await signIn(page, { name: 'Alan Turing' });
+    for (const path of ['/generate', '/profile', '/pricing', '/']) {
+      await page.goto(path);
+      await page.locator('main h1').first().waitFor();
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('link', { name: 'Skip to content' });
+      expect(await skip.evaluate((el) => el === document.activeElement), path).toBe(true);
+      expect(await skip.isVisible(), path).toBe(true);
+      if (path === '/generate') await screenshot(page, 'skip-link-focused');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.tagName), path).toBe('MAIN');
+      expect(new URL(page.url()).pathname, path).toBe(path);
+      // The next Tab goes on inside the content, not back to the top bar.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !!document.activeElement?.closest('main')), path).toBe(true);
+    }
+  });
+
   it('edits the profile, cancels an edit, and refreshes the top bar', async () => {
     const email = await signIn(page, { name: 'Katherine Johnson' });
     await page.goto('/profile');

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { ShieldCheck } from 'lucide-react';
 import { usePageMeta } from '../../app/use-page-meta.ts';
+import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -68,8 +69,9 @@ function SignInCard({ mode }: SignInPageProps) {
   const login = mode === 'login';
   return (
     <>
+      <SkipLink />
       <SimpleHeader />
-      <main className="flex min-h-[calc(100vh-4rem)] items-start justify-center bg-stone-50 px-4 py-16">
+      <MainContent className="flex min-h-[calc(100vh-4rem)] items-start justify-center bg-stone-50 px-4 py-16">
         <Card className="w-full max-w-md p-8">
           <h1 className="text-center text-2xl font-bold tracking-tight">{login ? 'Welcome Back' : 'Create Your Account'}</h1>
           <p className="mt-2 text-center text-sm text-stone-600">
@@ -98,7 +100,7 @@ function SignInCard({ mode }: SignInPageProps) {
             </p>
           )}
         </Card>
-      </main>
+      </MainContent>
     </>
   );
 }
