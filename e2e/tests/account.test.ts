@@ -160,6 +160,14 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
     const menu = phone.getByRole('navigation', { name: 'Mobile' });
     expect(await menu.innerText()).toMatch(/3 credits[\s\S]*Generate[\s\S]*Gallery[\s\S]*Profile[\s\S]*Credits & Billing[\s\S]*Logout/);
     await screenshot(phone, 'mobile-signed-in-menu');
+    // Escape closes the menu and leaves focus on its toggle.
+    await menu.getByRole('link', { name: 'Gallery' }).focus();
+    await phone.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    const toggle = phone.getByRole('button', { name: 'Open menu' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+    await toggle.click();
     await menu.getByRole('link', { name: 'Profile' }).click();
     await phone.getByRole('heading', { name: 'Profile Settings' }).waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

@@ -101,6 +101,11 @@ describe.skipIf(!hasBrowser())('small screens', () => {
     await menu.waitFor();
     expect(await menu.innerText()).toMatch(/Features[\s\S]*Demo[\s\S]*Pricing[\s\S]*Sign In[\s\S]*Get Started/);
     await screenshot(page, 'mobile-menu');
+    await menu.getByRole('link', { name: 'Demo' }).focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+    await toggle.click();
     await menu.getByRole('link', { name: 'Pricing' }).click();
     await expect.poll(() => menu.isVisible()).toBe(false);
     await context.close();
