@@ -83,10 +83,22 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
     await page.getByRole('button', { name: 'Edit Profile' }).click();
     expect(await page.getByLabel('Username').getAttribute('placeholder')).toBe('Katherine Johnson');
     expect(await page.getByLabel('Email').getAttribute('placeholder')).toBe(email);
+    // The editor opens on the current values, focus in its first field.
+    expect(await page.getByLabel('Username').inputValue()).toBe('Katherine Johnson');
+    expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    expect(await page.getByLabel('Username').evaluate((el) => el === document.activeElement)).toBe(true);
     await page.getByLabel('Username').fill('Someone Else');
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await page.getByRole('button', { name: 'Edit Profile' }).isVisible()).toBe(true);
     expect(await page.locator('main').innerText()).not.toContain('Someone Else');
+
+    // Escape leaves the editor too, and focus returns to the button that opened it.
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Email').fill('someone@example.com');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Edit Profile' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Edit Profile' }).evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.locator('main').innerText()).not.toContain('someone@example.com');
 
     let calls = 0;
     page.on('request', (r) => {
