@@ -40,6 +40,34 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
     await page.getByRole('heading', { name: 'Stage Your Property' }).waitFor();
   });
 
+  it('a signed-in user opening /login or /signup goes to /generate', async () => {
+    await signIn(page, { name: 'Frances Allen' });
+    for (const path of ['/login', '/signup?returnTo=%2Fcredits']) {
+      await page.goto(path);
+      await page.waitForURL((url) => url.pathname === '/generate');
+      await page.getByRole('heading', { name: 'Stage Your Property' }).waitFor();
+    }
+  });
+
+  it('a skip link is the first stop of the keyboard on every layout and moves focus to the content', async () => {
+    await signIn(page, { name: 'Alan Turing' });
+    for (const path of ['/generate', '/profile', '/pricing', '/']) {
+      await page.goto(path);
+      await page.locator('main h1').first().waitFor();
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('link', { name: 'Skip to content' });
+      expect(await skip.evaluate((el) => el === document.activeElement), path).toBe(true);
+      expect(await skip.isVisible(), path).toBe(true);
+      if (path === '/generate') await screenshot(page, 'skip-link-focused');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.tagName), path).toBe('MAIN');
+      expect(new URL(page.url()).pathname, path).toBe(path);
+      // The next Tab goes on inside the content, not back to the top bar.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !!document.activeElement?.closest('main')), path).toBe(true);
+    }
+  });
+
   it('edits the profile, cancels an edit, and refreshes the top bar', async () => {
     const email = await signIn(page, { name: 'Katherine Johnson' });
     await page.goto('/profile');
@@ -55,10 +83,22 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
     await page.getByRole('button', { name: 'Edit Profile' }).click();
     expect(await page.getByLabel('Username').getAttribute('placeholder')).toBe('Katherine Johnson');
     expect(await page.getByLabel('Email').getAttribute('placeholder')).toBe(email);
+    // The editor opens on the current values, focus in its first field.
+    expect(await page.getByLabel('Username').inputValue()).toBe('Katherine Johnson');
+    expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    expect(await page.getByLabel('Username').evaluate((el) => el === document.activeElement)).toBe(true);
     await page.getByLabel('Username').fill('Someone Else');
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await page.getByRole('button', { name: 'Edit Profile' }).isVisible()).toBe(true);
     expect(await page.locator('main').innerText()).not.toContain('Someone Else');
+
+    // Escape leaves the editor too, and focus returns to the button that opened it.
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Email').fill('someone@example.com');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Edit Profile' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Edit Profile' }).evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.locator('main').innerText()).not.toContain('someone@example.com');
 
     let calls = 0;
     page.on('request', (r) => {
@@ -132,6 +172,14 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
     const menu = phone.getByRole('navigation', { name: 'Mobile' });
     expect(await menu.innerText()).toMatch(/3 credits[\s\S]*Generate[\s\S]*Gallery[\s\S]*Profile[\s\S]*Credits & Billing[\s\S]*Logout/);
     await screenshot(phone, 'mobile-signed-in-menu');
+    // Escape closes the menu and leaves focus on its toggle.
+    await menu.getByRole('link', { name: 'Gallery' }).focus();
+    await phone.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    const toggle = phone.getByRole('button', { name: 'Open menu' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+    await toggle.click();
     await menu.getByRole('link', { name: 'Profile' }).click();
     await phone.getByRole('heading', { name: 'Profile Settings' }).waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

@@ -40,6 +40,13 @@ describe.skipIf(!hasBrowser())('login and signup', () => {
     await page.getByRole('heading', { level: 1, name: 'Welcome Back' }).waitFor();
   });
 
+  it('a signed-out visit settles: the session check\'s 401 answer is read to its end', async () => {
+    const session = page.waitForEvent('requestfinished', (r) => r.url().endsWith('/api/auth/me'));
+    await page.goto('/login');
+    await session;
+    await page.waitForLoadState('networkidle');
+  });
+
   it('no alert without an error parameter', async () => {
     await page.goto('/login');
     await page.getByRole('button', { name: 'Sign in with Google' }).waitFor();
@@ -94,6 +101,11 @@ describe.skipIf(!hasBrowser())('small screens', () => {
     await menu.waitFor();
     expect(await menu.innerText()).toMatch(/Features[\s\S]*Demo[\s\S]*Pricing[\s\S]*Sign In[\s\S]*Get Started/);
     await screenshot(page, 'mobile-menu');
+    await menu.getByRole('link', { name: 'Demo' }).focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+    await toggle.click();
     await menu.getByRole('link', { name: 'Pricing' }).click();
     await expect.poll(() => menu.isVisible()).toBe(false);
     await context.close();

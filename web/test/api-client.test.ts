@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiRequest, navigation, throwIfResNotOk } from '../src/lib/api-client.ts';
+import { fetchSession } from '../src/features/auth/use-session.ts';
 import { getQueryFn } from '../src/lib/query-client.ts';
 
 const respond = (status: number, body: string, statusText = 'Status') => new Response(body || null, { status, statusText });
@@ -58,18 +59,53 @@ describe('apiRequest', () => {
       { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{"userLabel":"Kitchen"}', credentials: 'include' },
     ]);
   });
+
+  it('sends a JSON body encoded beforehand as it is', async () => {
+    const fetchMock = vi.fn(async () => respond(200, '{}'));
+    vi.stubGlobal('fetch', fetchMock);
+    const body = new Blob(['{"imageData":"/9j/","filename":"room.jpg"}'], { type: 'application/json' });
+    await apiRequest('POST', '/api/upload', body);
+    expect(fetchMock).toHaveBeenCalledWith('/api/upload', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, credentials: 'include' });
+  });
 });
 
 describe('default query function', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('joins the key with / and reads 401 as null', async () => {
-    const fetchMock = vi.fn(async () => respond(401, JSON.stringify({ message: 'no' })));
+  it('joins the key with / and reads 401 as null, reading the answer to its end', async () => {
+    const answer = respond(401, JSON.stringify({ message: 'no' }));
+    const fetchMock = vi.fn(async () => answer);
     vi.stubGlobal('fetch', fetchMock);
     const fn = getQueryFn<unknown>({ on401: 'returnNull' });
     const signal = new AbortController().signal;
     const result = await fn({ queryKey: ['/api/jobs', 'abc'], signal } as never);
     expect(result).toBeNull();
     expect(fetchMock).toHaveBeenCalledWith('/api/jobs/abc', { credentials: 'include', signal });
+    expect(answer.bodyUsed).toBe(true);
+  });
+});
+
+describe('session check', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const signal = new AbortController().signal;
+
+  it('reads 401 as no user, and reads the answer to its end so the browser can settle', async () => {
+    const answer = respond(401, JSON.stringify({ message: 'Not authenticated' }));
+    vi.stubGlobal('fetch', vi.fn(async () => answer));
+    await expect(fetchSession({ signal })).resolves.toBeNull();
+    expect(answer.bodyUsed).toBe(true);
+  });
+
+  it("fails other statuses with 'status: statusText', also after reading the answer", async () => {
+    const answer = respond(503, 'down', 'Service Unavailable');
+    vi.stubGlobal('fetch', vi.fn(async () => answer));
+    await expect(fetchSession({ signal })).rejects.toThrow('503: Service Unavailable');
+    expect(answer.bodyUsed).toBe(true);
+  });
+
+  it('answers the user of a session', async () => {
+    const user = { username: 'Ada', email: 'ada@example.com', credits: 3 };
+    vi.stubGlobal('fetch', vi.fn(async () => respond(200, JSON.stringify({ user }))));
+    await expect(fetchSession({ signal })).resolves.toEqual(user);
   });
 });

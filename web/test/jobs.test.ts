@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { checkFile } from '../src/features/generate/file-check.ts';
 import { PROGRESS_STAGES, stageForTick } from '../src/features/generate/progress-panel.tsx';
 import { originalFileName, stagedFileName } from '../src/features/gallery/download.ts';
 import { creditsUsedLabel, isInProgress, jobTitle, processingTime, statusLabel } from '../src/features/jobs/format.ts';
@@ -30,18 +29,6 @@ describe('job display rules', () => {
     expect(isInProgress({ status: 'processing' })).toBe(true);
     expect(isInProgress({ status: 'completed' })).toBe(false);
     expect(isInProgress(null)).toBe(false);
-  });
-});
-
-describe('photo check (spec section 5)', () => {
-  it('accepts JPEG and PNG up to 10 MB', () => {
-    expect(checkFile({ type: 'image/jpeg', size: 10_485_760 })).toBeNull();
-    expect(checkFile({ type: 'image/jpg', size: 1 })).toBeNull();
-    expect(checkFile({ type: 'image/png', size: 1 })).toBeNull();
-  });
-  it('names the problem otherwise', () => {
-    expect(checkFile({ type: 'image/gif', size: 1 })).toBe('Please upload a JPEG or PNG image file.');
-    expect(checkFile({ type: 'image/png', size: 10_485_761 })).toBe('File size must be less than 10MB.');
   });
 });
 

@@ -45,11 +45,12 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
   throw new ApiError(message, res.status, fields.error, fields.details);
 }
 
+/** `data` is the JSON payload; a Blob is one encoded already (a large body, built off the page's thread), sent as it is. */
 export async function apiRequest(method: string, url: string, data?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const res = await fetch(url, {
     method,
     headers: data !== undefined ? { ...headers, 'Content-Type': 'application/json' } : headers,
-    body: data !== undefined ? JSON.stringify(data) : undefined,
+    body: data === undefined ? undefined : data instanceof Blob ? data : JSON.stringify(data),
     credentials: 'include',
   });
   await throwIfResNotOk(res);

@@ -7,7 +7,11 @@ type UnauthorizedBehavior = 'returnNull' | 'throw';
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey, signal }) => {
     const res = await fetch(queryKey.join('/'), { credentials: 'include', signal });
-    if (on401 === 'returnNull' && res.status === 401) return null;
+    if (on401 === 'returnNull' && res.status === 401) {
+      // Read to its end, or the browser counts the request as in flight.
+      await res.text();
+      return null;
+    }
     await throwIfResNotOk(res);
     return (await res.json()) as T;
   };

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Coins, CreditCard, LogOut, Menu, User, X } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
@@ -6,6 +5,7 @@ import type { SessionUser } from '@roomstager/contracts';
 import { useLogout } from '../../features/auth/use-logout.ts';
 import { cn } from '../../lib/cn.ts';
 import { Logo } from './logo.tsx';
+import { usePhoneMenu } from './use-phone-menu.ts';
 
 const navLinks = [
   { to: '/generate', label: 'Generate' },
@@ -38,7 +38,7 @@ const itemClass =
 
 /** The signed-in top bar (spec section 2). */
 export function AppHeader({ user }: { user: SessionUser }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, toggleRef } = usePhoneMenu();
   const logout = useLogout();
 
   return (
@@ -100,6 +100,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
             {user.credits}
           </span>
           <button
+            ref={toggleRef}
             type="button"
             className="inline-flex size-11 items-center justify-center rounded-md text-stone-700 hover:bg-stone-100"
             aria-expanded={open}

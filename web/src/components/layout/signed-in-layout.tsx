@@ -2,13 +2,15 @@ import type { ReactNode } from 'react';
 import { RequireAuth } from '../../features/auth/require-auth.tsx';
 import { useSession } from '../../features/auth/use-session.ts';
 import { AppHeader } from './app-header.tsx';
+import { MainContent, SkipLink } from './main-content.tsx';
 
 function Shell({ children }: { children: ReactNode }) {
   const { data: user } = useSession();
   return (
     <>
+      <SkipLink />
       {user && <AppHeader user={user} />}
-      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">{children}</main>
+      <MainContent className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">{children}</MainContent>
     </>
   );
 }

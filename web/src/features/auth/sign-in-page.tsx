@@ -1,13 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, Navigate, useLocation } from 'react-router';
 import { ShieldCheck } from 'lucide-react';
 import { usePageMeta } from '../../app/use-page-meta.ts';
+import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { apiRequest, navigation } from '../../lib/api-client.ts';
 import { signInErrorMessage } from './sign-in-errors.ts';
+import { useSession } from './use-session.ts';
 
 export const GOOGLE_SIGN_IN_PATH = '/api/auth/google';
 
@@ -26,11 +28,18 @@ interface SignInPageProps {
   mode: 'login' | 'signup';
 }
 
+/** /login and /signup, for visitors: someone already signed in has nothing to do here. */
+function SignInPage({ mode }: SignInPageProps) {
+  const { data: user } = useSession();
+  if (user) return <Navigate to="/generate" replace />;
+  return <SignInCard mode={mode} />;
+}
+
 /**
- * /login and /signup: one Google button. The error alert and returnTo come from the address,
- * which is cleaned right after they are read (returnTo is kept in memory for the click).
+ * One Google button. The error alert and returnTo come from the address, which is cleaned right
+ * after they are read (returnTo is kept in memory for the click).
  */
-export function SignInPage({ mode }: SignInPageProps) {
+function SignInCard({ mode }: SignInPageProps) {
   usePageMeta(mode === 'login' ? '/login' : '/signup');
   const location = useLocation();
   const [error, setError] = useState<string | null>(null);
@@ -60,8 +69,9 @@ export function SignInPage({ mode }: SignInPageProps) {
   const login = mode === 'login';
   return (
     <>
+      <SkipLink />
       <SimpleHeader />
-      <main className="flex min-h-[calc(100vh-4rem)] items-start justify-center bg-stone-50 px-4 py-16">
+      <MainContent className="flex min-h-[calc(100vh-4rem)] items-start justify-center bg-stone-50 px-4 py-16">
         <Card className="w-full max-w-md p-8">
           <h1 className="text-center text-2xl font-bold tracking-tight">{login ? 'Welcome Back' : 'Create Your Account'}</h1>
           <p className="mt-2 text-center text-sm text-stone-600">
@@ -90,7 +100,7 @@ export function SignInPage({ mode }: SignInPageProps) {
             </p>
           )}
         </Card>
-      </main>
+      </MainContent>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle, Sparkles } from 'lucide-react';
+import { Sparkles } from 'lucide-react';
 import { DEFAULT_ROOM_TYPE, ROOM_TYPES, ROOM_TYPE_LABELS, type RoomType, type Style } from '@roomstager/contracts';
 import { usePageMeta } from '../../app/use-page-meta.ts';
 import { BeforeAfterSlider, PHOTO_MAX_HEIGHT } from '../../components/before-after-slider.tsx';
@@ -9,12 +9,13 @@ import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { SESSION_QUERY_KEY, useSession } from '../auth/use-session.ts';
-import { useCreateJob, useJob, useUpload, withIdempotencyKey } from '../jobs/api.ts';
+import { useCreateJob, useJob, withIdempotencyKey } from '../jobs/api.ts';
 import { isInProgress, jobTitle } from '../jobs/format.ts';
-import { checkFile, fileToBase64 } from './file-check.ts';
+import { FailurePanel } from './failure-panel.tsx';
 import { PhotoDropzone } from './photo-dropzone.tsx';
 import { ProgressPanel } from './progress-panel.tsx';
 import { StylePicker } from './style-picker.tsx';
+import { useUpload } from './upload.ts';
 
 const fieldClass =
   'mt-1 block min-h-11 w-full rounded-lg border border-stone-300 bg-white px-3 text-sm text-stone-900 focus-visible:border-accent-700 focus-visible:outline-2 focus-visible:outline-accent-700';
@@ -54,15 +55,6 @@ export default function GeneratePage() {
   const busy = upload.isPending || createJob.isPending || processing || completed;
   const disabled = !file || !style || busy || credits < 1;
 
-  const chooseFile = (next: File) => {
-    const problem = checkFile(next);
-    if (problem) {
-      toast({ title: 'Invalid file', description: problem, variant: 'destructive' });
-      return;
-    }
-    setFile(next);
-  };
-
   const reset = () => {
     setJobId(null);
     setRevealed(false);
@@ -84,8 +76,7 @@ export default function GeneratePage() {
     }
     let imageUrl: string;
     try {
-      const imageData = await fileToBase64(file);
-      imageUrl = (await upload.mutateAsync({ imageData, filename: file.name })).imageUrl;
+      imageUrl = (await upload.mutateAsync(file)).imageUrl;
     } catch (error) {
       toast({ title: 'Upload failed', description: (error as Error).message || 'Failed to upload image', variant: 'destructive' });
       return;
@@ -124,19 +115,7 @@ export default function GeneratePage() {
       <h1 className="text-3xl font-bold tracking-tight">Stage Your Property</h1>
       <p className="mt-2 text-stone-600">Upload a photo of an empty room, choose a style, and spend one credit to stage it.</p>
       {job?.status === 'failed' ? (
-        <Card className="mt-8 border-red-200 p-6" role="alert">
-          <div className="flex items-start gap-3">
-            <AlertTriangle aria-hidden className="mt-0.5 size-6 shrink-0 text-red-700" />
-            <div>
-              <h2 className="text-lg font-semibold text-red-800">Generation Failed</h2>
-              <p className="mt-1 text-stone-700">{job.errorMessage || 'Something went wrong while processing your image.'}</p>
-              <p className="mt-1 text-sm text-stone-600">Your credit has been refunded.</p>
-              <Button variant="outline" className="mt-4" onClick={reset}>
-                Try Again
-              </Button>
-            </div>
-          </div>
-        </Card>
+        <FailurePanel errorMessage={job.errorMessage} onTryAgain={reset} />
       ) : (
         <form onSubmit={generate} className="mt-8 grid grid-cols-1 gap-8 lg:grid-cols-5">
           <div className="space-y-6 lg:col-span-3">
@@ -144,7 +123,7 @@ export default function GeneratePage() {
               <h2 id="photo-title" className="mb-3 text-base font-semibold text-stone-900">
                 Your photo
               </h2>
-              <PhotoDropzone file={file} onFile={chooseFile} onClear={() => setFile(null)} disabled={busy} />
+              <PhotoDropzone file={file} onFile={setFile} onClear={() => setFile(null)} disabled={busy} />
             </section>
             <StylePicker value={style} onChange={setStyle} disabled={busy} />
           </div>

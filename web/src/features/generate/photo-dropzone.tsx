@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
-import { useDropzone, type FileRejection } from 'react-dropzone';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useDropzone } from 'react-dropzone';
 import { ImagePlus, X } from 'lucide-react';
-import { MAX_UPLOAD_BYTES } from '@roomstager/contracts';
+import { toast } from '../../components/ui/use-toast.ts';
 import { cn } from '../../lib/cn.ts';
-import { DROPZONE_ACCEPT } from './file-check.ts';
+import { useFocusWhenLost } from '../../lib/use-focus-when-lost.ts';
+import { checkFile, dropOutcome, PHOTO_PROBLEM_TEXT, PICKER_ACCEPT, type PhotoProblem } from './file-check.ts';
 
 interface PhotoDropzoneProps {
   file: File | null;
@@ -12,30 +13,45 @@ interface PhotoDropzoneProps {
   disabled?: boolean;
 }
 
-/** One photo, JPG or PNG up to 10 MB (spec section 5), with a preview once chosen. */
+/** One photo, JPEG or PNG up to 10 MB, checked when chosen, with a preview once taken. */
 export function PhotoDropzone({ file, onFile, onClear, disabled }: PhotoDropzoneProps) {
-  const [rejected, setRejected] = useState(false);
+  const [problem, setProblem] = useState<PhotoProblem | null>(null);
   const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
   useEffect(() => () => {
     if (preview) URL.revokeObjectURL(preview);
   }, [preview]);
 
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
-    accept: DROPZONE_ACCEPT,
-    maxFiles: 1,
+  const { getRootProps, getInputProps, isDragActive, rootRef } = useDropzone({
     multiple: false,
-    maxSize: MAX_UPLOAD_BYTES,
     disabled,
-    onDropAccepted: (files) => {
-      setRejected(false);
-      if (files[0]) onFile(files[0]);
+    validator: async (chosen) => {
+      const code = await checkFile(chosen);
+      return code && { code, message: PHOTO_PROBLEM_TEXT[code] };
     },
-    onDropRejected: (_rejections: FileRejection[]) => setRejected(true),
+    onDrop: (accepted, rejections) => {
+      const outcome = dropOutcome(accepted, rejections);
+      if (!outcome) return;
+      if ('file' in outcome) {
+        setProblem(null);
+        onFile(outcome.file);
+        return;
+      }
+      setProblem(outcome.problem);
+      toast({ title: 'Invalid file', description: PHOTO_PROBLEM_TEXT[outcome.problem], variant: 'destructive' });
+    },
   });
+
+  // The preview replaces the drop-zone and the other way round: focus moves to whichever is shown.
+  const previewRef = useRef<HTMLElement>(null);
+  useFocusWhenLost(file !== null, file ? previewRef : rootRef);
 
   if (file && preview) {
     return (
-      <div className="relative overflow-hidden rounded-xl border border-stone-200 bg-stone-100">
+      <figure
+        ref={previewRef}
+        tabIndex={-1}
+        className="relative overflow-hidden rounded-xl border border-stone-200 bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-700"
+      >
         <img src={preview} alt={`Selected photo: ${file.name}`} className="max-h-[28rem] w-full object-contain" />
         {!disabled && (
           <button
@@ -47,8 +63,8 @@ export function PhotoDropzone({ file, onFile, onClear, disabled }: PhotoDropzone
             <X aria-hidden className="size-5" />
           </button>
         )}
-        <p className="truncate border-t border-stone-200 bg-white px-4 py-2 text-sm text-stone-700">{file.name}</p>
-      </div>
+        <figcaption className="truncate border-t border-stone-200 bg-white px-4 py-2 text-sm text-stone-700">{file.name}</figcaption>
+      </figure>
     );
   }
 
@@ -62,16 +78,13 @@ export function PhotoDropzone({ file, onFile, onClear, disabled }: PhotoDropzone
           ),
         })}
       >
-        <input {...getInputProps({ 'aria-label': 'Upload a photo of an empty room' })} />
+        <input {...getInputProps({ accept: PICKER_ACCEPT, 'aria-label': 'Upload a photo of an empty room' })} />
         <ImagePlus aria-hidden className="size-10 text-accent-700" />
         <p className="font-medium text-stone-900">{isDragActive ? 'Drop the photo here' : 'Drag a photo here, or click to choose one'}</p>
         <p className="text-sm text-stone-600">Supports JPG, PNG up to 10MB</p>
       </div>
-      {rejected && (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          Please upload a valid image file (JPG, PNG) under 10MB
-        </p>
-      )}
+      {/* Not a live region: the 'Invalid file' toast announces it; this stays for the eye. */}
+      {problem && <p className="mt-2 text-sm text-red-700">{PHOTO_PROBLEM_TEXT[problem]}</p>}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { IDEMPOTENCY_KEY_HEADER, type CreateJobRequest, type Job, type JobPage, type RegenerateJobRequest, type UploadResponse } from '@roomstager/contracts';
+import { IDEMPOTENCY_KEY_HEADER, type CreateJobRequest, type Job, type JobPage, type RegenerateJobRequest } from '@roomstager/contracts';
 import { apiJson, apiRequest, throwIfResNotOk } from '../../lib/api-client.ts';
 import { SESSION_QUERY_KEY } from '../auth/use-session.ts';
 import { isInProgress } from './format.ts';
@@ -61,12 +61,6 @@ function useRefreshAfterJobChange() {
       queryClient.invalidateQueries({ queryKey: ['/api/credits/transactions'] }),
     ]);
   };
-}
-
-export function useUpload() {
-  return useMutation({
-    mutationFn: (body: { imageData: string; filename: string }) => apiJson<UploadResponse>('POST', '/api/upload', body),
-  });
 }
 
 type Keyed<T> = T & { idempotencyKey: string };

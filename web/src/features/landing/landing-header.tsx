@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { Menu, X } from 'lucide-react';
 import { Logo } from '../../components/layout/logo.tsx';
+import { usePhoneMenu } from '../../components/layout/use-phone-menu.ts';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { useSession } from '../auth/use-session.ts';
 
@@ -12,7 +12,7 @@ const anchors = [
 
 export function LandingHeader() {
   const { data: user } = useSession();
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, toggleRef } = usePhoneMenu();
   const actions = user
     ? [
         { to: '/generate', label: 'Generate', variant: 'ghost' as const },
@@ -42,6 +42,7 @@ export function LandingHeader() {
           ))}
         </div>
         <button
+          ref={toggleRef}
           type="button"
           className="inline-flex size-11 items-center justify-center rounded-md text-stone-700 hover:bg-stone-100 md:hidden"
           aria-expanded={open}

@@ -3,6 +3,7 @@ import { Check, Clock, CreditCard } from 'lucide-react';
 import { CREDIT_PACKS } from '@roomstager/contracts';
 import { usePageMeta } from '../../app/use-page-meta.ts';
 import { BeforeAfterSlider } from '../../components/before-after-slider.tsx';
+import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SiteFooter } from '../../components/layout/site-footer.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -232,13 +233,14 @@ export default function LandingPage() {
   usePageMeta('/');
   return (
     <>
+      <SkipLink />
       <LandingHeader />
-      <main>
+      <MainContent>
         <Hero />
         <Features />
         <Demo />
         <Pricing />
-      </main>
+      </MainContent>
       <SiteFooter />
     </>
   );

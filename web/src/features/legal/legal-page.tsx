@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ArrowLeft } from 'lucide-react';
 import { usePageMeta } from '../../app/use-page-meta.ts';
+import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
 import { SiteFooter } from '../../components/layout/site-footer.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
@@ -11,15 +12,16 @@ import { TermsContent } from './terms-content.tsx';
 function LegalLayout({ title, children }: { title: string; children: ReactNode }) {
   return (
     <>
+      <SkipLink />
       <SimpleHeader />
-      <main className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
+      <MainContent className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
         <ButtonLink to="/" variant="ghost" className="-ml-3">
           <ArrowLeft aria-hidden className="size-4" />
           Back to Home
         </ButtonLink>
         <h1 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">{title}</h1>
         <div className="mt-4">{children}</div>
-      </main>
+      </MainContent>
       <SiteFooter />
     </>
   );

@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
 import { CREDIT_PACKS, type CreditPack } from '@roomstager/contracts';
 import { usePageMeta } from '../../app/use-page-meta.ts';
+import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
 import { PackCard } from '../../components/pack-card.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
@@ -32,8 +33,9 @@ export function PricingPage() {
 
   return (
     <>
+      <SkipLink />
       <SimpleHeader />
-      <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+      <MainContent className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
         <div className="flex flex-wrap items-center justify-between gap-4">
           <Button variant="ghost" className="-ml-3" onClick={() => navigate(-1)}>
             <ArrowLeft aria-hidden className="size-4" />
@@ -77,7 +79,7 @@ export function PricingPage() {
             Back to Generate
           </ButtonLink>
         </p>
-      </main>
+      </MainContent>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import type { UpdateProfileRequest, UpdateProfileResponse, UserStats } from '@roomstager/contracts';
@@ -8,6 +8,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { toast } from '../../components/ui/use-toast.ts';
 import { apiJson } from '../../lib/api-client.ts';
 import { formatCents, formatDate } from '../../lib/format.ts';
+import { useFocusWhenLost } from '../../lib/use-focus-when-lost.ts';
 import { useLogout } from '../auth/use-logout.ts';
 import { SESSION_QUERY_KEY, useSession, type SessionUser } from '../auth/use-session.ts';
 
@@ -27,6 +28,10 @@ function ProfileCard({ user }: { user: SessionUser }) {
   const [editing, setEditing] = useState(false);
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
+  // The editor and the Edit Profile button replace each other: focus moves to whichever is shown.
+  const usernameInput = useRef<HTMLInputElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  useFocusWhenLost(editing, editing ? usernameInput : editButton);
 
   const update = useMutation({
     mutationFn: (changes: UpdateProfileRequest) => apiJson<UpdateProfileResponse>('PATCH', '/api/users/profile', changes),
@@ -40,10 +45,17 @@ function ProfileCard({ user }: { user: SessionUser }) {
     },
   });
 
+  // The current values fill the fields (and stay as their placeholders once cleared).
   const startEditing = () => {
-    setUsername('');
-    setEmail('');
+    setUsername(user.username);
+    setEmail(user.email);
     setEditing(true);
+  };
+
+  const cancelOnEscape = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Escape' || update.isPending) return;
+    e.preventDefault();
+    setEditing(false);
   };
 
   const save = (e: FormEvent) => {
@@ -69,12 +81,21 @@ function ProfileCard({ user }: { user: SessionUser }) {
       </CardHeader>
       <CardContent>
         {editing ? (
-          <form onSubmit={save} className="space-y-4">
+          <form onSubmit={save} onKeyDown={cancelOnEscape} className="space-y-4">
             <div>
               <label htmlFor="profile-username" className="text-sm font-medium text-stone-800">
                 Username
               </label>
-              <input id="profile-username" className={inputClass} value={username} placeholder={user.username} onChange={(e) => setUsername(e.target.value)} maxLength={50} autoComplete="username" />
+              <input
+                ref={usernameInput}
+                id="profile-username"
+                className={inputClass}
+                value={username}
+                placeholder={user.username}
+                onChange={(e) => setUsername(e.target.value)}
+                maxLength={50}
+                autoComplete="username"
+              />
             </div>
             <div>
               <label htmlFor="profile-email" className="text-sm font-medium text-stone-800">
@@ -107,7 +128,7 @@ function ProfileCard({ user }: { user: SessionUser }) {
                 <dd className="mt-1 font-medium">{formatDate(user.createdAt)}</dd>
               </div>
             </dl>
-            <Button variant="outline" onClick={startEditing}>
+            <Button ref={editButton} variant="outline" onClick={startEditing}>
               Edit Profile
             </Button>
           </div>
