@@ -32,7 +32,7 @@ export const DEFAULT_RETURN_TO = '/generate';
 export const RETURN_TO_MAX_LENGTH = 2048;
 
 /**
- * Sign-in failures arrive at `/login?error=CODE` (spec section 8). The codes the server sends:
+ * Sign-in failures arrive at `/login?error=CODE`. The codes the server sends:
  * - OAuthSignin: the sign-in could not be started (identity provider unreachable).
  * - OAuthCallback: the provider's answer was refused (state, code, PKCE, nonce, token, unverified e-mail, user cancelled).
  * - OAuthCreateAccount: the account could not be created.

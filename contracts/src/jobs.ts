@@ -83,7 +83,7 @@ export type Job = z.infer<typeof jobSchema>;
 /** `GET /api/jobs`: the spec's list (newest first). */
 export const jobListResponseSchema = z.array(jobSchema);
 
-/** `GET /api/jobs?page=N` (N from 1): one page of 20 and the total (BEYOND.md). */
+/** `GET /api/jobs?page=N` (N from 1): one page of 20 and the total. */
 export const jobPageResponseSchema = z.object({
   jobs: z.array(jobSchema),
   total: z.number().int().nonnegative(),

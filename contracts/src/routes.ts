@@ -1,4 +1,4 @@
-/** Every screen of the single-page app (spec section 2); anything else is the 404 page. */
+/** Every screen of the single-page app; anything else is the 404 page. */
 export const APP_ROUTES = [
   '/',
   '/login',

@@ -5,7 +5,7 @@ import { getQueryFn } from '../src/lib/query-client.ts';
 
 const respond = (status: number, body: string, statusText = 'Status') => new Response(body || null, { status, statusText });
 
-describe('throwIfResNotOk (spec section 8)', () => {
+describe('throwIfResNotOk', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('passes OK answers', async () => {

@@ -24,7 +24,7 @@ describe('job display rules', () => {
     expect(creditsUsedLabel({ creditsUsed: 1, status: 'completed' })).toBe('1');
     expect(creditsUsedLabel({ creditsUsed: 0, status: 'failed' })).toBe('0 (refunded)');
   });
-  it('counts pending and processing jobs as in progress (BEYOND.md)', () => {
+  it('counts pending and processing jobs as in progress', () => {
     expect(isInProgress({ status: 'pending' })).toBe(true);
     expect(isInProgress({ status: 'processing' })).toBe(true);
     expect(isInProgress({ status: 'completed' })).toBe(false);

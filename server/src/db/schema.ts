@@ -84,7 +84,7 @@ export const signInAttempts = pgTable(
 export const imageKind = pgEnum('image_kind', ['original', 'staged']);
 
 /**
- * A stored image file (ARCHITECTURE.md "Data"): an upload, normalised to JPEG, or a staged result.
+ * A stored image file: an upload, normalised to JPEG, or a staged result.
  * Storage keys are derived from the id (storage/keys.ts), never from a user's file name; the
  * WebP thumbnail lives under a key derived from the same id.
  */

@@ -4,7 +4,7 @@ import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import { AppError, BadRequestError } from '../api/errors.ts';
 
 /**
- * Pure image-file rules shared by uploads and the worker (reliability-notes §3): strict base64,
+ * Pure image-file rules shared by uploads and the worker: strict base64,
  * magic bytes, structure (nothing after the image's end), header limits before any pixel is
  * decoded, then a full decode, auto-orientation and a re-encode that drops all metadata.
  */

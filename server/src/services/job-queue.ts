@@ -13,7 +13,7 @@ export type ClaimedJob = JobRow & { leaseToken: string };
 class LeaseLost extends Error {}
 
 /**
- * The worker's side of the jobs table (ARCHITECTURE.md step 3-4). A claim is one short
+ * The worker's side of the jobs table. A claim is one short
  * statement: `UPDATE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED LIMIT 1) RETURNING *`,
  * so any number of workers can share one PostgreSQL, and no row lock outlives the claim. Each
  * claim sets a fresh lease token; renewing, completing, failing (with its refund) and releasing

@@ -113,7 +113,7 @@ function idempotencyOf(options: JobOptions, request: unknown[]): Idempotency | n
 /**
  * Jobs as the signed-in user sees them. Every query is scoped by the user: another user's job id
  * is a 404 and changes nothing. Creating, regenerating and retrying debit one credit in the same
- * transaction that queues the job (ARCHITECTURE.md step 2).
+ * transaction that queues the job.
  */
 export class JobsService {
   private readonly queuedListeners = new Set<() => void>();
@@ -123,7 +123,7 @@ export class JobsService {
     private readonly credits: CreditsService,
     private readonly images: ImagesService,
     private readonly publicOrigin: string,
-    /** Claim priority of a user's new jobs: buyers of Professional or Enterprise first (BEYOND.md). */
+    /** Claim priority of a user's new jobs: buyers of Professional or Enterprise first. */
     private readonly priorityFor: (tx: Tx, userId: string) => Promise<number>,
   ) {
     this.pageQuery = preparePageQuery(db);

@@ -24,7 +24,7 @@ export interface StageOutput {
   costMicros?: number;
 }
 
-/** A staging engine (ARCHITECTURE.md, "Staging engines"): local, or a remote provider. */
+/** A staging engine: local, or a remote provider. */
 export interface StagingEngine {
   readonly name: string;
   /** The provider's model (remote engines), shown at start. */

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Where image files live (ARCHITECTURE.md "Layout"): local disk or an S3-compatible store.
+ * Where image files live: local disk or an S3-compatible store.
  * Keys come from storage/keys.ts only (derived from ids, never from user input).
  */
 export interface ObjectStorage {

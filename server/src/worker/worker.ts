@@ -128,7 +128,7 @@ interface Running {
 }
 
 /**
- * Claims jobs from the jobs table and runs them (ARCHITECTURE.md step 3-4): `concurrency` loops,
+ * Claims jobs from the jobs table and runs them: `concurrency` loops,
  * each claiming one job at a time, polling every pollMs when idle and woken at once by jobs
  * queued in this process. While the engine runs, the lease is renewed every third of its length;
  * if a renewal finds the lease gone the run is abandoned. stop() finishes the jobs in hand

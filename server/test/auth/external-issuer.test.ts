@@ -10,7 +10,7 @@ type Payload = Record<string, unknown>;
 /**
  * The real openid-client code path against an independent OpenID Connect server
  * (oauth2-mock-server). The mock does not enforce single-use codes, registered redirect URIs
- * or client secrets (reliability-notes §2.5), so those are asserted on our side.
+ * or client secrets, so those are asserted on our side.
  */
 describe.each(databaseKinds)('sign-in against an independent OIDC issuer on %s', (kind) => {
   let idp: OAuth2Server;

@@ -5,7 +5,7 @@ import { jobs } from '../../src/db/schema.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { approvedOrder, call, capture, newBuyer, type Buyer } from './payment-helpers.ts';
 
-/** BEYOND.md: jobs of Professional and Enterprise buyers are claimed first. */
+/** Jobs of Professional and Enterprise buyers are claimed first. */
 describe('job priority follows the buyer tier', () => {
   let t: TestApp;
   let photo: string;

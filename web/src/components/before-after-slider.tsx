@@ -167,7 +167,7 @@ function Unavailable({ text, alt }: { text: string; alt: string }) {
 }
 
 /**
- * Before/after comparison (spec section 4): starts at 50%, follows mouse and touch drags,
+ * Before/after comparison: starts at 50%, follows mouse and touch drags,
  * arrow keys move it, always clamped to 0-100%. A placeholder of the photos' shape stands in
  * until both have loaded or failed (comparisonReady); a failed one says so, with its alt text.
  * The box is as wide as its container allows, and as tall as the photos' shape makes it (never

@@ -1,5 +1,5 @@
 /**
- * The one HTTP helper of the web app (spec sections 7 and 8): credentials on every call, a JSON
+ * The one HTTP helper of the web app: credentials on every call, a JSON
  * body and content type only when there is a payload, and one way of turning a failed answer into
  * an error.
  */

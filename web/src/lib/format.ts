@@ -1,4 +1,4 @@
-/** Cents to dollars with two decimals (spec section 9: total spent is stored in cents). */
+/** Cents to dollars with two decimals (total spent is stored in cents). */
 export const formatCents = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
 
 /** US long date, e.g. 'November 23, 2026'. */

@@ -19,7 +19,7 @@ const ONE_MINUTE_MS = 60_000;
 /**
  * Sign-in with Google (OpenID Connect) and the session: start, callback, the returnTo kept for
  * the coming sign-in, logout, and the current user. Sign-in failures never show an error page:
- * they redirect to /login?error=CODE (spec section 8).
+ * they redirect to /login?error=CODE.
  */
 export function authRoutes(app: FastifyInstance, { config, auth }: Container): void {
   const cookies = sessionCookies(config);

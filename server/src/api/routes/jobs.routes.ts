@@ -21,7 +21,7 @@ const PAGE = /^[1-9][0-9]{0,5}$/;
 
 type IdParams = { Params: { id: string } };
 
-/** The signed-in user's jobs (spec section 7 and BEYOND.md). Another user's id is a 404. */
+/** The signed-in user's jobs. Another user's id is a 404. */
 export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: Container): void {
   /**
    * The calls that debit a credit: their Idempotency-Key (CR-03), and outside production a test

@@ -36,7 +36,7 @@ function CreditsBalance({ credits }: { credits: number }) {
 const itemClass =
   'flex min-h-10 cursor-pointer items-center gap-2 rounded-md px-2 text-sm text-stone-800 outline-none data-[highlighted]:bg-stone-100';
 
-/** The signed-in top bar (spec section 2). */
+/** The signed-in top bar. */
 export function AppHeader({ user }: { user: SessionUser }) {
   const { open, setOpen, toggleRef } = usePhoneMenu();
   const logout = useLogout();

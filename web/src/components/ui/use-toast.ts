@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** Spec section 9: one toast at a time, 5000 ms by default. */
+/** One toast at a time, 5000 ms by default. */
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
 

@@ -14,7 +14,7 @@ function Spinner() {
 }
 
 /**
- * Spec section 4: a protected page waits with a spinner while the session loads; without a user
+ * A protected page waits with a spinner while the session loads; without a user
  * it says so and sends the visitor to /login with returnTo set to the current path and query.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {

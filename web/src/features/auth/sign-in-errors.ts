@@ -1,4 +1,4 @@
-/** Spec section 8: the sign-in error codes carried by /login?error=... and their messages. */
+/** The sign-in error codes carried by /login?error=... and their messages. */
 export const SIGN_IN_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   OAuthSignin: 'There was an error signing in with Google. Please try again.',
   OAuthCallback: 'Authentication failed. Please try signing in again.',

@@ -60,7 +60,7 @@ function SignInCard({ mode }: SignInPageProps) {
       try {
         await apiRequest('POST', '/api/auth/store-return-url', { returnTo: returnTo.current });
       } catch {
-        // The result is ignored (spec section 7): sign-in then lands on the default page.
+        // The result is ignored: sign-in then lands on the default page.
       }
     }
     navigation.assign(GOOGLE_SIGN_IN_PATH);

@@ -12,7 +12,7 @@ import { SESSION_QUERY_KEY } from './use-session.ts';
 export const logoutState = { leaving: false };
 
 /**
- * Spec section 4: success or failure, the session cache is cleared and the browser goes to /.
+ * Success or failure, the session cache is cleared and the browser goes to /.
  * `everywhere` ends every session of the account (SES-05), not only this browser's.
  */
 export function useLogout({ everywhere = false }: { everywhere?: boolean } = {}) {

@@ -293,7 +293,7 @@ export default function CheckoutPage() {
   const navigate = useNavigate();
   const pack = /^\d+$/.test(amount) ? packByPrice(Number(amount)) : undefined;
 
-  // BEYOND.md: only the three packs can be bought; anything else goes back to the plans.
+  // Only the three packs can be bought; anything else goes back to the plans.
   useEffect(() => {
     if (pack) return;
     toast({ title: 'Package not found', description: 'That credit package does not exist. Please choose one of our plans.', variant: 'destructive' });

@@ -1,10 +1,10 @@
 import type { PaymentResult } from '@roomstager/contracts';
 import { ApiError, apiJson } from '../../lib/api-client.ts';
 
-/** Spec section 4: the payment button's states. */
+/** The payment button's states. */
 export type PaymentState = 'loading' | 'ready' | 'order-created' | 'approved' | 'captured' | 'credits-recorded' | 'error';
 
-/** Spec section 8: the payment error texts. */
+/** The payment error texts. */
 export const PAYMENT_ERRORS = {
   loadFailed: 'Failed to load PayPal. Please refresh the page.',
   initFailed: 'Failed to initialize PayPal. Please refresh the page.',
@@ -17,7 +17,7 @@ export const PAYMENT_ERRORS = {
   renderFailed: 'Failed to render PayPal button. Please refresh the page.',
 } as const;
 
-/** Redirect to /credits?success=true this long after success (spec section 9). */
+/** Redirect to /credits?success=true this long after success. */
 export const SUCCESS_REDIRECT_MS = 500;
 
 export class LoginRequiredError extends Error {

@@ -15,7 +15,7 @@ import { useSession } from '../auth/use-session.ts';
 export const formatTransactionDate = (iso: string): string =>
   new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 
-/** BEYOND.md: the sign and colour follow the amount: credits in are green '+', credits out blue '-'. */
+/** The sign and colour follow the amount: credits in are green '+', credits out blue '-'. */
 export function signedAmount(amount: number): { text: string; positive: boolean } {
   return amount >= 0 ? { text: `+${amount}`, positive: true } : { text: `-${Math.abs(amount)}`, positive: false };
 }

@@ -1,6 +1,6 @@
 import { toast } from '../../components/ui/use-toast.ts';
 
-/** Downloads an image by URL under the spec's file name, with its toasts (spec section 8). */
+/** Downloads an image by URL under the spec's file name, with its toasts. */
 export async function downloadImage(url: string, filename: string): Promise<void> {
   try {
     const res = await fetch(url, { credentials: 'include' });

@@ -41,7 +41,7 @@ export default function GeneratePage() {
     return () => window.clearTimeout(timer);
   }, [completed, revealed]);
 
-  // A failed job's credit comes back (BEYOND.md): read the balance again when it ends.
+  // A failed job's credit comes back: read the balance again when it ends.
   const queryClient = useQueryClient();
   const failed = job?.status === 'failed';
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** Spec section 4: a time-based animation, advancing every 2 seconds; not real progress. */
+/** A time-based animation, advancing every 2 seconds; not real progress. */
 export const PROGRESS_STAGES = [
   { percent: 20, text: 'Analyzing room layout and features...', remaining: '1m 20s' },
   { percent: 45, text: 'Generating furniture placement...', remaining: '45s' },
@@ -8,7 +8,7 @@ export const PROGRESS_STAGES = [
   { percent: 100, text: 'Complete!', remaining: '0s' },
 ] as const;
 
-/** Ticks (of 2 s) after which each stage begins; the last stage waits for the job (BEYOND.md). */
+/** Ticks (of 2 s) after which each stage begins; the last stage waits for the job. */
 const STAGE_STARTS = [0, 5, 15];
 
 export function stageForTick(tick: number, done: boolean): number {

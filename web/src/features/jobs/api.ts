@@ -39,7 +39,7 @@ async function fetchJobPage(page: number, signal: AbortSignal): Promise<JobPage>
 
 const isFinished = (job: Job | null | undefined) => job?.status === 'completed' || job?.status === 'failed';
 
-/** Spec section 4: a job is polled every 2 s until it is completed or failed. */
+/** A job is polled every 2 s until it is completed or failed. */
 export function useJob(id: string | null) {
   return useQuery<Job | null>({
     queryKey: [JOBS_KEY, id],

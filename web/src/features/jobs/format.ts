@@ -7,14 +7,14 @@ const STATUS_LABELS: Record<string, string> = {
   failed: 'Failed',
 };
 
-/** Any status the app does not know reads 'Pending' (spec section 4). */
+/** Any status the app does not know reads 'Pending'. */
 export const statusLabel = (status: string): string => STATUS_LABELS[status] ?? 'Pending';
 
 export const jobTitle = (job: Pick<Job, 'userLabel' | 'style'>): string => job.userLabel || `${job.style} staging`;
 
 export const roomTypeLabel = (roomType: Job['roomType']): string => ROOM_TYPE_LABELS[roomType] ?? roomType;
 
-/** 'Xm Ys' from the processing start and completion times, otherwise 'N/A' (spec section 9). */
+/** 'Xm Ys' from the processing start and completion times, otherwise 'N/A'. */
 export function processingTime(job: Pick<Job, 'processingStartedAt' | 'processingCompletedAt'>): string {
   if (!job.processingStartedAt || !job.processingCompletedAt) return 'N/A';
   const ms = Date.parse(job.processingCompletedAt) - Date.parse(job.processingStartedAt);
@@ -23,7 +23,7 @@ export function processingTime(job: Pick<Job, 'processingStartedAt' | 'processin
   return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
 }
 
-/** BEYOND.md: a failed job's credit is refunded. */
+/** A failed job's credit is refunded. */
 export const creditsUsedLabel = (job: Pick<Job, 'creditsUsed' | 'status'>): string =>
   job.creditsUsed === 0 ? '0 (refunded)' : String(job.creditsUsed);
 

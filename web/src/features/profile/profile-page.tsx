@@ -15,7 +15,7 @@ import { SESSION_QUERY_KEY, useSession, type SessionUser } from '../auth/use-ses
 const inputClass =
   'mt-1 block min-h-11 w-full rounded-lg border border-stone-300 bg-white px-3 text-sm text-stone-900 placeholder:text-stone-500 focus-visible:border-accent-700 focus-visible:outline-2 focus-visible:outline-accent-700';
 
-/** Only non-empty fields that differ from the current values are sent (spec section 5). */
+/** Only non-empty fields that differ from the current values are sent. */
 export function profileChanges(user: Pick<SessionUser, 'username' | 'email'>, username: string, email: string): UpdateProfileRequest {
   const changes: UpdateProfileRequest = {};
   if (username.trim() && username.trim() !== user.username) changes.username = username.trim();
