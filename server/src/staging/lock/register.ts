@@ -23,6 +23,9 @@ const MAX_SCALE = 1.35;
 const SCALE_STEP = 1.025;
 /** Shift range searched at the coarsest level, as a share of the longer side. */
 const MAX_SHIFT = 0.15;
+/** Gauss-Newton stops after this many steps, or once a step moves no point by more than MIN_STEP pixels. */
+const MAX_ITERATIONS = 10;
+const MIN_STEP = 0.02;
 /** Local contrast window in pixels of each level. */
 const CONTRAST_SIGMA = 3;
 
@@ -167,7 +170,7 @@ function refine(lv: Level, h0: Mat3, model: MotionModel, stride: number): Mat3 {
   let h = h0;
   const full = new Float64Array(8);
   const jrow = new Float64Array(n);
-  for (let iter = 0; iter < 15; iter++) {
+  for (let iter = 0; iter < MAX_ITERATIONS; iter++) {
     const warped = warpPlane(a, h, o.width, o.height);
     const filled = { width: warped.width, height: warped.height, data: warped.data.map((v) => (Number.isNaN(v) ? 0 : v)) };
     const g = gradient(filled);
@@ -220,7 +223,7 @@ function refine(lv: Level, h0: Mat3, model: MotionModel, stride: number): Mat3 {
     const dH = mat3([1 + d[0]!, d[1]!, d[2]!, d[3]!, 1 + d[4]!, d[5]!, d[6]!, d[7]!, 1]);
     h = mul3(h, mul3(mul3(fromHat, dH), toHat));
     const step = Math.max(...d.map(Math.abs)) * L;
-    if (step < 0.01) break;
+    if (step < MIN_STEP) break;
   }
   return h;
 }
