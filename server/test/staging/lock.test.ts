@@ -1,0 +1,200 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import sharp, { type Sharp } from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeImage, encodeJpeg, type RgbImage } from '../../src/staging/local/image.ts';
+import { stageDetailed } from '../../src/staging/local/index.ts';
+import { lockAnswer, type LockResult } from '../../src/staging/lock/index.ts';
+import { apply3, sample } from '../../src/staging/lock/planes.ts';
+
+const fixture = (path: string) => readFileSync(fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url)));
+
+/** The fixture room's window on the left wall, in its 1344x768 pixels. */
+const WINDOW = { left: 182, top: 125, width: 263, height: 278 };
+
+let room: RgbImage;
+/** The local engine's staging of the room: furniture only, pixel-aligned. */
+let staged: RgbImage;
+
+async function fromSharp(s: Sharp): Promise<RgbImage> {
+  const { data, info } = await s.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data) };
+}
+const pipe = (img: RgbImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
+/** A provider's answer is a JPEG. */
+const asAnswer = async (img: RgbImage) => decodeImage(await encodeJpeg(img));
+
+beforeAll(async () => {
+  const bytes = fixture('generative/empty-room-pruna-before.jpg');
+  room = await decodeImage(bytes);
+  staged = await asAnswer((await stageDetailed(bytes, 'modern', 'living_room', new AbortController().signal)).image);
+}, 30_000);
+
+/** Largest distance (answer pixels) between where the registration and the truth put five points of the original. */
+function registrationError(result: LockResult, original: RgbImage, answer: RgbImage, truth: (x: number, y: number) => [number, number]): number {
+  const { registration, change } = result.analysis;
+  const so = change.width / original.width;
+  const sa = answer.width / registration.answerSize.width;
+  let worst = 0;
+  for (const [fx, fy] of [[0.1, 0.1], [0.9, 0.1], [0.5, 0.5], [0.1, 0.9], [0.9, 0.9]] as const) {
+    const x = fx * original.width;
+    const y = fy * original.height;
+    const [u, v] = apply3(registration.h, (x + 0.5) * so - 0.5, (y + 0.5) * so - 0.5);
+    const [tu, tv] = truth(x, y);
+    worst = Math.max(worst, Math.hypot((u + 0.5) * sa - 0.5 - tu, (v + 0.5) * sa - 0.5 - tv));
+  }
+  return worst;
+}
+
+/**
+ * The composite against the original where the lock keeps the original (nothing added, no shadow)
+ * and against the answer where it keeps the answer; the composite goes through JPEG first.
+ */
+async function compositeDiffs(result: LockResult, original: RgbImage, answer: RgbImage) {
+  const composite = await decodeImage(await encodeJpeg(result.composite!));
+  expect([composite.width, composite.height]).toEqual([original.width, original.height]);
+  const { added, change } = result.analysis;
+  const s = change.width / original.width;
+  let keptN = 0;
+  let keptSum = 0;
+  let keptLarge = 0;
+  let addedN = 0;
+  let addedSum = 0;
+  for (let y = 0; y < original.height; y++) {
+    for (let x = 0; x < original.width; x++) {
+      const wx = Math.min(change.width - 1, (x + 0.5) * s - 0.5);
+      const wy = Math.min(change.height - 1, (y + 0.5) * s - 0.5);
+      const a = sample(added, Math.max(0, wx), Math.max(0, wy));
+      const d = sample(result.shadow!, Math.max(0, wx), Math.max(0, wy));
+      const i = 3 * (y * original.width + x);
+      let diff = 0;
+      for (let c = 0; c < 3; c++) diff += Math.abs(composite.data[i + c]! - original.data[i + c]!);
+      if (a < 1 / 512 && d > 0.998) {
+        keptN++;
+        keptSum += diff / 3;
+        if (diff / 3 > 12) keptLarge++;
+      } else if (a > 0.99 && answer.width === original.width) {
+        addedN++;
+        let da = 0;
+        for (let c = 0; c < 3; c++) da += Math.abs(composite.data[i + c]! - answer.data[i + c]!);
+        addedSum += da / 3;
+      }
+    }
+  }
+  const n = original.width * original.height;
+  return { keptShare: keptN / n, keptMean: keptSum / keptN, keptLarge: keptLarge / keptN, addedShare: addedN / n, addedMean: addedSum / Math.max(1, addedN) };
+}
+
+describe('structure lock', () => {
+  it('keeps furniture only: faithful, and the composite is the original outside what was added', async () => {
+    const result = await lockAnswer(room, staged, { composite: true });
+    expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
+    expect(result.check.score).toBeGreaterThan(0.5);
+    expect(registrationError(result, room, staged, (x, y) => [x, y])).toBeLessThan(1);
+    const d = await compositeDiffs(result, room, staged);
+    // The furniture group covers a few per cent of the frame; the rest is the original's pixels.
+    expect(d.keptShare).toBeGreaterThan(0.8);
+    expect(d.keptMean).toBeLessThan(1.5);
+    expect(d.keptLarge).toBeLessThan(0.001);
+    expect(d.addedShare).toBeGreaterThan(0.01);
+    expect(d.addedMean).toBeLessThan(12);
+  });
+
+  it('registers the same staging zoomed and shifted, and locks it onto the original framing', async () => {
+    const w = Math.round(room.width * 0.9);
+    const h = Math.round(room.height * 0.9);
+    const answer = await asAnswer(await fromSharp(pipe(staged).extract({ left: 40, top: 20, width: w, height: h }).resize(room.width, room.height, { fit: 'fill' })));
+    const result = await lockAnswer(room, answer, { composite: true });
+    expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
+    const err = registrationError(result, room, answer, (x, y) => [((x + 0.5 - 40) * room.width) / w - 0.5, ((y + 0.5 - 20) * room.height) / h - 0.5]);
+    expect(err).toBeLessThan(1.5);
+    const d = await compositeDiffs(result, room, answer);
+    expect(d.keptShare).toBeGreaterThan(0.8);
+    expect(d.keptMean).toBeLessThan(1.5);
+  });
+
+  it('registers a cropped answer at a smaller size', async () => {
+    const answer = await asAnswer(
+      await fromSharp(pipe(staged).extract({ left: 60, top: 0, width: room.width - 100, height: room.height - 50 }).resize(874, 500, { fit: 'fill' })),
+    );
+    const sx = 874 / (room.width - 100);
+    const sy = 500 / (room.height - 50);
+    const result = await lockAnswer(room, answer, { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
+    expect(registrationError(result, room, answer, (x, y) => [(x + 0.5 - 60) * sx - 0.5, (y + 0.5) * sy - 0.5])).toBeLessThan(1.5);
+  });
+
+  it('finds a window pasted onto a plain wall', async () => {
+    const window = await pipe(staged).extract(WINDOW).resize(210, 236).png().toBuffer();
+    const answer = await asAnswer(await fromSharp(pipe(staged).composite([{ input: window, left: 672, top: 115 }])));
+    const result = await lockAnswer(room, answer, { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['opening_changed'] });
+    expect(result.check.score).toBeLessThan(0.5);
+  });
+
+  it('finds a window painted over with the wall', async () => {
+    const data = new Uint8Array(staged.data);
+    const at = 3 * ((WINDOW.top + 140) * room.width + WINDOW.left + WINDOW.width + 15);
+    for (let y = WINDOW.top - 4; y < WINDOW.top + WINDOW.height + 6; y++) {
+      for (let x = WINDOW.left - 4; x < WINDOW.left + WINDOW.width + 4; x++) {
+        for (let c = 0; c < 3; c++) data[3 * (y * room.width + x) + c] = staged.data[at + c]! - (x - WINDOW.left) * 0.02;
+      }
+    }
+    const result = await lockAnswer(room, await asAnswer({ ...staged, data }), { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['opening_changed'] });
+  });
+
+  it('finds walls repainted', async () => {
+    // Every wall-white pixel of the upper room turns sage.
+    const data = new Uint8Array(staged.data);
+    for (let i = 0; i < 3 * room.width * Math.round(room.height * 0.6); i += 3) {
+      const lo = Math.min(data[i]!, data[i + 1]!, data[i + 2]!);
+      const hi = Math.max(data[i]!, data[i + 1]!, data[i + 2]!);
+      if (lo <= 110 || hi - lo >= 28) continue;
+      data[i] = data[i]! * 0.8;
+      data[i + 1] = data[i + 1]! * 0.9;
+      data[i + 2] = data[i + 2]! * 0.74;
+    }
+    const result = await lockAnswer(room, await asAnswer({ ...staged, data }), { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['walls_recoloured'] });
+  });
+
+  it('finds a ceiling light added', async () => {
+    const { width: W, height: H } = room;
+    const svg = `<svg width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg"><rect x="${0.42 * W - 3}" y="0" width="6" height="${0.07 * H - 16}" fill="#555"/><ellipse cx="${0.42 * W}" cy="${0.07 * H}" rx="47" ry="16" fill="#f4f2ea" stroke="#8a8780" stroke-width="3"/></svg>`;
+    const answer = await asAnswer(await fromSharp(pipe(staged).composite([{ input: Buffer.from(svg) }])));
+    const result = await lockAnswer(room, answer, { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['ceiling_fixture_changed'] });
+  });
+
+  it('calls the Christmas answer (stickers on the walls, snow outside, another width) drift', async () => {
+    const answer = await decodeImage(fixture('generative/decorated-by-pruna-after.jpg'));
+    const result = await lockAnswer(room, answer, { composite: false });
+    expect(result.check.verdict).toBe('drift');
+    expect(result.check.reasons).toEqual(expect.arrayContaining(['walls_recoloured', 'opening_changed']));
+    expect(result.check.reasons).not.toContain('framing_changed');
+  });
+
+  it('passes the generative reference staging and keeps its furniture and mirror on the original', async () => {
+    const original = await decodeImage(fixture('rooms/empty-living-portrait.jpg'));
+    const answer = await decodeImage(fixture('generative/staged-by-a-generative-model.jpg'));
+    const result = await lockAnswer(original, answer, { composite: true });
+    expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
+    const d = await compositeDiffs(result, original, answer);
+    expect(d.keptShare).toBeGreaterThan(0.5);
+    expect(d.keptMean).toBeLessThan(1.5);
+    expect(d.addedShare).toBeGreaterThan(0.1);
+    expect(d.addedMean).toBeLessThan(15);
+  });
+
+  it('locks a 1-megapixel answer onto a 12-megapixel photo at full size', async () => {
+    const big = await fromSharp(pipe(room).resize(4032, 2304, { kernel: 'lanczos3' }));
+    const result = await lockAnswer(big, staged, { composite: true });
+    expect(result.check.verdict).toBe('faithful');
+    expect([result.composite!.width, result.composite!.height]).toEqual([4032, 2304]);
+    // Away from the furniture the full-size photo's own pixels come back, not the upscaled answer's.
+    let same = 0;
+    for (let i = 0; i < big.data.length; i += 3 * 97) if (result.composite!.data[i] === big.data[i]) same++;
+    expect(same / (big.data.length / (3 * 97))).toBeGreaterThan(0.8);
+  }, 20_000);
+});
