@@ -6,7 +6,6 @@ export type MotionModel = 'similarity' | 'affine' | 'homography';
 export interface Registration {
   /** Original working pixels -> answer working pixels. */
   h: Mat3;
-  model: MotionModel;
   /** Correlation of the two photos' local contrast where nothing may be added (0..1; an exact copy is ~1). */
   ncc: number;
   /** Share of the original's frame that the answer covers once registered. */
@@ -82,7 +81,7 @@ export function register(original: Plane, answer: Plane, weight: Plane): Registr
     h = mul3(mul3(levelToBase(k), refined), baseToLevel(k));
   }
   const base = levels[0]!;
-  return { h, model: 'homography', ncc: correlation(base, h), coverage: coverage(base.o, base.a, h), answerSize: { width: answer.width, height: answer.height } };
+  return { h, ncc: correlation(base, h), coverage: coverage(base.o, base.a, h), answerSize: { width: answer.width, height: answer.height } };
 }
 
 /** Best zoom and shift at the coarsest level, as a map of that level's pixels. */
