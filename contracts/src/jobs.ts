@@ -60,6 +60,26 @@ export const regenerateJobRequestSchema = z.strictObject({
 });
 export type RegenerateJobRequest = z.infer<typeof regenerateJobRequestSchema>;
 
+/** Why a generative answer is not the same room (the structure lock's reasons). */
+export const DRIFT_REASONS = [
+  'framing_changed',
+  'opening_changed',
+  'walls_recoloured',
+  'floor_resurfaced',
+  'ceiling_fixture_changed',
+  'built_ins_changed',
+] as const;
+export type DriftReason = (typeof DRIFT_REASONS)[number];
+
+/** The structure lock's verdict on a generative engine's answer: faithful (the room is the original's pixels) or drift. */
+export const structureReportSchema = z.object({
+  verdict: z.enum(['faithful', 'drift']),
+  /** 0..1; drift below 0.5. */
+  score: z.number().min(0).max(1),
+  reasons: z.array(z.enum(DRIFT_REASONS)),
+});
+export type StructureReport = z.infer<typeof structureReportSchema>;
+
 export const jobSchema = z.object({
   id: z.uuid(),
   originalImageUrl: z.string(),
@@ -77,6 +97,8 @@ export const jobSchema = z.object({
   createdAt: z.iso.datetime({ offset: true }),
   processingStartedAt: z.iso.datetime({ offset: true }).nullable(),
   processingCompletedAt: z.iso.datetime({ offset: true }).nullable(),
+  /** The structure lock's verdict for a generative engine's staging; null for the local engine (which never alters the room). */
+  structure: structureReportSchema.nullable(),
 });
 export type Job = z.infer<typeof jobSchema>;
 

@@ -71,6 +71,8 @@ const envSchema = z
     STAGING_ENGINE: z.preprocess(emptyToUndefined, z.enum(STAGING_ENGINES).default('local')),
     /** One engine run is aborted after this long. */
     ENGINE_TIMEOUT_MS: int(1_000, 3_600_000, 120_000),
+    /** What stages a photo whose generative answers changed the room twice: nothing (the job fails, refunded) or the local engine. */
+    STRUCTURE_FALLBACK: z.preprocess(emptyToUndefined, z.enum(['none', 'local']).default('none')),
     /** OpenAI image edits (STAGING_ENGINE=openai). */
     OPENAI_API_KEY: optionalString,
     OPENAI_MODEL: z.preprocess(emptyToUndefined, z.string().default('gpt-image-1')),

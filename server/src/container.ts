@@ -17,6 +17,7 @@ import { PaymentsService } from './services/payments.service.ts';
 import { RateLimitsService } from './services/rate-limits.service.ts';
 import type { StagingEngine } from './staging/engine.ts';
 import { createLocalEngine } from './staging/local/index.ts';
+import { LockedEngine } from './staging/lock/engine.ts';
 import { GeminiEngine } from './staging/remote/gemini.ts';
 import { OpenAiEngine } from './staging/remote/openai.ts';
 import { ReplicateEngine } from './staging/remote/replicate.ts';
@@ -151,21 +152,23 @@ function createEngine(config: Config, testEngines: ReadonlyMap<string, StagingEn
   // config.ts has already refused a remote engine without its key. One HTTP exchange may take the
   // whole engine budget; the worker's ENGINE_TIMEOUT_MS still bounds the run with its retries.
   const timeoutMs = config.ENGINE_TIMEOUT_MS;
+  // Every generative answer goes through the structure lock: the room comes back as the original's pixels.
+  const locked = (engine: StagingEngine) => new LockedEngine(engine, config.STRUCTURE_FALLBACK === 'local' ? createLocalEngine() : undefined);
   switch (config.STAGING_ENGINE) {
     case 'local':
       return createLocalEngine();
     case 'openai':
-      return new OpenAiEngine({
+      return locked(new OpenAiEngine({
         apiKey: config.OPENAI_API_KEY as string,
         baseUrl: config.OPENAI_BASE_URL,
         model: config.OPENAI_MODEL,
         quality: config.OPENAI_QUALITY,
         timeoutMs,
-      });
+      }));
     case 'gemini':
-      return new GeminiEngine({ apiKey: config.GEMINI_API_KEY as string, baseUrl: config.GEMINI_BASE_URL, model: config.GEMINI_MODEL, timeoutMs });
+      return locked(new GeminiEngine({ apiKey: config.GEMINI_API_KEY as string, baseUrl: config.GEMINI_BASE_URL, model: config.GEMINI_MODEL, timeoutMs }));
     case 'replicate':
-      return new ReplicateEngine({ apiKey: config.REPLICATE_API_TOKEN as string, baseUrl: config.REPLICATE_BASE_URL, model: config.REPLICATE_MODEL, timeoutMs });
+      return locked(new ReplicateEngine({ apiKey: config.REPLICATE_API_TOKEN as string, baseUrl: config.REPLICATE_BASE_URL, model: config.REPLICATE_MODEL, timeoutMs }));
     default:
       break;
   }

@@ -25,6 +25,7 @@ const job = (status: JobStatus): Job => ({
   createdAt: '2026-01-01T10:00:00.000Z',
   processingStartedAt: null,
   processingCompletedAt: null,
+  structure: null,
 });
 const pageOf = (status: JobStatus): JobPage => ({ jobs: [job(status)], total: 1, page: 1, pageSize: 20 });
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { RoomType, Style } from '@roomstager/contracts';
-import { check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { RoomType, StructureReport, Style } from '@roomstager/contracts';
+import { check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -145,6 +145,8 @@ export const jobs = pgTable(
     /** The provider's model (remote engines), and its published price for the run in micro-dollars. */
     engineModel: text(),
     engineCostMicros: integer(),
+    /** The structure lock's verdict, score and reasons for a generative engine's answer; null for the local engine. */
+    structure: jsonb().$type<StructureReport>(),
     /**
      * The Idempotency-Key of the request that last debited for this job (its creation, or a retry),
      * and a SHA-256 of that request: a replay answers this job, another request with the key a 422.

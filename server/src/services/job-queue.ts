@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { StructureReport } from '@roomstager/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { jobs } from '../db/schema.ts';
@@ -110,6 +111,7 @@ export class JobQueue {
       engineMs: number;
       engineModel?: string | undefined;
       engineCostMicros?: number | undefined;
+      structure?: StructureReport | undefined;
     },
   ): Promise<boolean> {
     try {
@@ -128,6 +130,7 @@ export class JobQueue {
             engineMs: result.engineMs,
             engineModel: result.engineModel ?? null,
             engineCostMicros: result.engineCostMicros ?? null,
+            structure: result.structure ?? null,
             leaseToken: null,
             leaseExpiresAt: null,
             processingCompletedAt: sql`now()`,
@@ -144,7 +147,7 @@ export class JobQueue {
   }
 
   /** Fails the job for good with a message for the user and refunds its credit, in one transaction. */
-  async fail(job: ClaimedJob, errorMessage: string, engine?: string, engineModel?: string): Promise<boolean> {
+  async fail(job: ClaimedJob, errorMessage: string, engine?: string, engineModel?: string, structure?: StructureReport): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(jobs)
@@ -153,6 +156,7 @@ export class JobQueue {
           errorMessage,
           engine: engine ?? null,
           engineModel: engineModel ?? null,
+          structure: structure ?? null,
           leaseToken: null,
           leaseExpiresAt: null,
           processingCompletedAt: sql`now()`,

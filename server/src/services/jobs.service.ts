@@ -32,6 +32,7 @@ const jobColumns = {
   createdAt: jobs.createdAt,
   processingStartedAt: jobs.processingStartedAt,
   processingCompletedAt: jobs.processingCompletedAt,
+  structure: jobs.structure,
 };
 type JobView = Pick<JobRow, keyof typeof jobColumns>;
 
@@ -51,6 +52,7 @@ export function toJob(row: JobView): Job {
     createdAt: row.createdAt.toISOString(),
     processingStartedAt: row.processingStartedAt?.toISOString() ?? null,
     processingCompletedAt: row.processingCompletedAt?.toISOString() ?? null,
+    structure: row.structure,
   };
 }
 

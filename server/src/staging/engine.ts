@@ -1,4 +1,4 @@
-import type { RoomType, Style } from '@roomstager/contracts';
+import type { DriftReason, RoomType, StructureReport, Style } from '@roomstager/contracts';
 
 export interface StageInput {
   image: Buffer;
@@ -8,6 +8,8 @@ export interface StageInput {
   signal: AbortSignal;
   /** The worker's logger, bound to the job: where a remote engine reports its retries. */
   logger?: EngineLogger;
+  /** What an earlier answer changed in the room: remote engines insist on keeping it (structure lock retry). */
+  emphasis?: readonly DriftReason[];
 }
 
 /** What an engine may log: warnings an operator wants (never a key or the photo's bytes). */
@@ -22,6 +24,10 @@ export interface StageOutput {
   model?: string;
   /** The provider's published price for this run in millionths of a US dollar, where known. */
   costMicros?: number;
+  /** The structure lock's verdict on a remote answer (absent for the local engine, which never alters the room). */
+  structure?: StructureReport;
+  /** The engine that made it when not the one asked: the structure lock's local fallback. */
+  engine?: string;
 }
 
 /** A staging engine: local, or a remote provider. */
@@ -47,6 +53,17 @@ export class InvalidImageError extends Error {
 export class NoRoomError extends Error {
   override readonly name = 'NoRoomError';
   constructor(readonly userMessage: string) {
+    super(userMessage);
+  }
+}
+
+/** A remote answer changed the room twice: the job fails with `userMessage` and `structure`, refunded. */
+export class StructureDriftError extends Error {
+  override readonly name = 'StructureDriftError';
+  constructor(
+    readonly userMessage: string,
+    readonly structure: StructureReport,
+  ) {
     super(userMessage);
   }
 }

@@ -1,4 +1,4 @@
-import type { RoomType, Style } from '@roomstager/contracts';
+import type { DriftReason, RoomType, Style } from '@roomstager/contracts';
 
 /**
  * The one prompt every remote staging engine sends (issue 7). Changing any text here changes what
@@ -26,11 +26,24 @@ export const ROOM_TYPE_FRAGMENTS: Readonly<Record<RoomType, string>> = {
   office: 'Room: a home office, furnished with a desk, an office chair, a bookshelf, a desk lamp and a rug.',
 };
 
-/** The full prompt for one job: the fixed instruction, then the style, then the room type. */
-export function buildStagingPrompt(style: Style, roomType: RoomType): string {
+/** Said again, more firmly, after an answer changed the room in this way (the structure lock's retry). */
+export const EMPHASIS_FRAGMENTS: Readonly<Record<DriftReason, string>> = {
+  framing_changed: 'Important: keep the exact same framing: do not crop, zoom, rotate or move the camera; the output must line up with the input pixel for pixel.',
+  opening_changed: 'Important: keep every window and door exactly where and as it is: add none, remove none, move none, and do not cover or close any opening.',
+  walls_recoloured: 'Important: keep the walls exactly their current colour and brightness: do not repaint, relight or retexture them.',
+  floor_resurfaced: 'Important: keep the floor exactly as it is: the same material, colour and pattern where no furniture or rug stands.',
+  ceiling_fixture_changed: 'Important: keep the ceiling and its light fixtures exactly as they are: add no ceiling lights and remove none.',
+  built_ins_changed: 'Important: keep every built-in fitting (cabinets, counters, appliances, shelves, mouldings) exactly as it is.',
+};
+
+/**
+ * The full prompt for one job: the fixed instruction, then the style, then the room type, then
+ * (when an earlier answer changed the room) a firmer word on what it changed.
+ */
+export function buildStagingPrompt(style: Style, roomType: RoomType, emphasis: readonly DriftReason[] = []): string {
   const styleFragment = STYLE_FRAGMENTS[style];
   const roomFragment = ROOM_TYPE_FRAGMENTS[roomType];
   if (!styleFragment) throw new Error(`No prompt fragment for style ${String(style)}`);
   if (!roomFragment) throw new Error(`No prompt fragment for room type ${String(roomType)}`);
-  return `${STAGING_INSTRUCTION}\n${styleFragment}\n${roomFragment}`;
+  return [STAGING_INSTRUCTION, styleFragment, roomFragment, ...emphasis.map((r) => EMPHASIS_FRAGMENTS[r])].join('\n');
 }

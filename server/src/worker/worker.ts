@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { InvalidImageError, type EngineLogger, type StageOutput, type StagingEngine } from '../staging/engine.ts';
+import { InvalidImageError, StructureDriftError, type EngineLogger, type StageOutput, type StagingEngine } from '../staging/engine.ts';
 import type { Container } from '../container.ts';
 import { addsSomething, makeThumbnail, normaliseEngineOutput } from '../services/image-files.ts';
 import type { ImagesService } from '../services/images.service.ts';
@@ -356,7 +356,7 @@ export class Worker {
             continue;
           }
           logger?.warn({ err, jobId: job.id, outcome }, 'worker: job failed');
-          await queue.fail(job, failureMessage(err, outcome), engine.name, engine.model);
+          await queue.fail(job, failureMessage(err, outcome), engine.name, engine.model, err instanceof StructureDriftError ? err.structure : undefined);
           return;
         }
       }
@@ -394,10 +394,11 @@ export class Worker {
               imageId: id,
               storageKey,
               image,
-              engine: engine.name,
+              engine: output.engine ?? engine.name,
               engineMs,
-              engineModel: output.model ?? engine.model,
+              engineModel: output.model ?? (output.engine ? undefined : engine.model),
               engineCostMicros: output.costMicros,
+              structure: output.structure,
             });
     } finally {
       if (!completed) {

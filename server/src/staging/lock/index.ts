@@ -16,6 +16,8 @@
  *             (feathered), and their shadows as a darkening of the original's own pixels
  * planes.ts   float planes, homographies, warping, masks, morphology, components
  * debug.ts    the registered answer and the change map drawn side by side
+ * engine.ts   LockedEngine: every remote engine's answer through the lock, one retry on drift
+ * thread.ts   the lock on a worker thread of its own (worker-entry.ts), off the server's event loop
  */
 import { decodeImage, type RgbImage } from '../local/image.ts';
 import type { Plane } from '../local/lines.ts';

@@ -1,18 +1,10 @@
+import { DRIFT_REASONS, type DriftReason } from '@roomstager/contracts';
 import { CHROMA_LIMIT, COLOR_LIMIT, TEXTURE_LIMIT, type ChangeMaps } from './change.ts';
 import { components, morph, type Mask } from './planes.ts';
 import type { Registration } from './register.ts';
 import { Surface, type Zones } from './zones.ts';
 
-/** Why an answer is not the same room. */
-export const DRIFT_REASONS = [
-  'framing_changed',
-  'opening_changed',
-  'walls_recoloured',
-  'floor_resurfaced',
-  'ceiling_fixture_changed',
-  'built_ins_changed',
-] as const;
-export type DriftReason = (typeof DRIFT_REASONS)[number];
+export { DRIFT_REASONS, type DriftReason };
 
 /** For people (the job's message, the retry prompt). */
 export const DRIFT_REASON_TEXT: Record<DriftReason, string> = {

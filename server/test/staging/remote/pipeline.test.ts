@@ -1,13 +1,17 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { describeParts } from '../../../src/container.ts';
 import { jobs } from '../../../src/db/schema.ts';
+import { stageToJpeg } from '../../../src/staging/local/index.ts';
 import { REMOTE_USER_MESSAGES } from '../../../src/staging/remote/http.ts';
 import { createWorker, type WorkerParts } from '../../../src/worker/worker.ts';
 import { createSignedInUser, createTestApp, type TestApp } from '../../helpers.ts';
 import { api, workerFor } from '../../pipeline/pipeline-helpers.ts';
-import { expectOneRetryWarning, json, KEY, modelImage, recordingLogger, startFake, type Responder } from './fake-server.ts';
+import { expectOneRetryWarning, json, KEY, recordingLogger, startFake, type Responder } from './fake-server.ts';
 
 describe('remote engine configuration', () => {
   it('refuses to start a remote engine without its key, naming the variable', () => {
@@ -37,6 +41,8 @@ describe('a remote engine in the pipeline', () => {
   let t: TestApp;
   let a: ReturnType<typeof api>;
   let photo: string;
+  /** A faithful answer, as a model sends it (about 1 MP): the room with furniture added, nothing else changed. */
+  let answer: string;
   let fake: Awaited<ReturnType<typeof startFake>>;
   let next: Responder;
 
@@ -44,8 +50,11 @@ describe('a remote engine in the pipeline', () => {
     fake = await startFake([(req, res) => next(req, res)]);
     t = await createTestApp({ env: { UPLOAD_RATE_LIMIT: '1000', STAGING_ENGINE: 'openai', OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseUrl } });
     a = api(t, await createSignedInUser(t, { name: 'remote', credits: 5 }));
-    photo = await a.upload();
-  });
+    const room = await readFile(fileURLToPath(new URL('../../fixtures/generative/empty-room-pruna-before.jpg', import.meta.url)));
+    photo = await a.upload(room);
+    const staged = await stageToJpeg(room, 'modern', 'living_room', new AbortController().signal);
+    answer = (await sharp(staged).resize({ width: 1024 }).jpeg().toBuffer()).toString('base64');
+  }, 60_000);
   afterAll(async () => {
     await t?.close();
     await fake?.close();
@@ -57,19 +66,21 @@ describe('a remote engine in the pipeline', () => {
   });
 
   it('records the engine, model, provider time and cost on the job', async () => {
-    next = json(200, { created: 1, data: [{ b64_json: (await modelImage(1024, 1024)).toString('base64') }] });
+    next = json(200, { created: 1, data: [{ b64_json: answer }] });
     const job = await a.stage(photo, 'modern');
     await workerFor(t, t.container.engine).runOnce();
     expect((await a.job(job.id)).status).toBe('completed');
     const [row] = await t.container.database.db.select().from(jobs).where(eq(jobs.id, job.id));
     expect(row).toMatchObject({ engine: 'openai', engineModel: 'gpt-image-1', engineCostMicros: 42_000 });
+    // Through the structure lock: faithful, and the stored result is at the photo's full size.
+    expect(row?.structure).toMatchObject({ verdict: 'faithful', reasons: [] });
     expect(row?.engineMs).toBeGreaterThanOrEqual(0);
   });
 
   it("logs a provider's rate limit through the worker's logger, tied to the job", async () => {
     const answers = [
       json(429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '0' }),
-      json(200, { created: 1, data: [{ b64_json: (await modelImage(1024, 1024)).toString('base64') }] }),
+      json(200, { created: 1, data: [{ b64_json: answer }] }),
     ];
     next = (req, res) => answers.shift()!(req, res);
     const job = await a.stage(photo, 'modern');

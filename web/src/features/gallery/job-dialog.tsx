@@ -11,6 +11,7 @@ import { useSession } from '../auth/use-session.ts';
 import { STYLE_INFO } from '../generate/style-picker.tsx';
 import { useDeleteJob, useRegenerateJob, useRetryJob, useUpdateLabel, withIdempotencyKey } from '../jobs/api.ts';
 import { creditsUsedLabel, isInProgress, jobTitle, processingTime, roomTypeLabel, statusLabel } from '../jobs/format.ts';
+import { RoomUnchanged } from '../jobs/room-unchanged.tsx';
 import { downloadImage, originalFileName, stagedFileName } from './download.ts';
 import { StatusBadge } from './status-badge.tsx';
 
@@ -173,6 +174,7 @@ export function JobDialog({ job, onClose, onRegenerated, returnFocus }: JobDialo
     >
       <div className="mt-4 space-y-5">
         <Comparison job={job} />
+        <RoomUnchanged job={job} />
         <LabelEditor key={job.id} job={job} onEditingChange={setEditingLabel} />
         <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-3">
           <div>

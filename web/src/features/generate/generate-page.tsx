@@ -16,6 +16,7 @@ import { PhotoDropzone } from './photo-dropzone.tsx';
 import { ProgressPanel } from './progress-panel.tsx';
 import { StylePicker } from './style-picker.tsx';
 import { useUpload } from './upload.ts';
+import { RoomUnchanged } from '../jobs/room-unchanged.tsx';
 
 const fieldClass =
   'mt-1 block min-h-11 w-full rounded-lg border border-stone-300 bg-white px-3 text-sm text-stone-900 focus-visible:border-accent-700 focus-visible:outline-2 focus-visible:outline-accent-700';
@@ -99,6 +100,7 @@ export default function GeneratePage() {
           <div className="mx-auto mt-6 max-w-3xl">
             <ResultSlider original={job.originalImageUrl} staged={job.stagedImageUrl} />
           </div>
+          <RoomUnchanged job={job} className="mt-3" />
           <div className="mt-6 flex flex-wrap gap-3">
             <ButtonLink to="/gallery">View in Gallery</ButtonLink>
             <Button variant="outline" onClick={reset}>
