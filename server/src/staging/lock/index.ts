@@ -17,7 +17,7 @@
  * planes.ts   float planes, homographies, warping, masks, morphology, components
  * debug.ts    the registered answer and the change map drawn side by side
  * engine.ts   LockedEngine: every remote engine's answer through the lock, one retry on drift
- * thread.ts   the lock on a worker thread of its own (worker-entry.ts), off the server's event loop
+ * thread.ts   the lock on a long-lived thread of its own (worker-entry.ts), off the server's event loop
  */
 import { decodeImage, type RgbImage } from '../local/image.ts';
 import type { Plane } from '../local/lines.ts';
