@@ -17,6 +17,8 @@ export interface Opening {
   to: number;
   bottom: number;
   top: number;
+  /** Found as a bright run (glass, sky): it lights the room. Doorways found by their frames do not. */
+  daylight: boolean;
 }
 
 export interface Wall {
@@ -235,7 +237,7 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
       const from = (bins[i0]?.along ?? 0) - BIN / 2;
       const to = (bins[i1]?.along ?? 0) + BIN / 2;
       const bottom = Math.max(0, lo - 0.1);
-      openings.push({ wall: id, kind: bottom < 0.35 ? 'door' : 'window', from, to, bottom, top: hi + 0.1 });
+      openings.push({ wall: id, kind: bottom < 0.35 ? 'door' : 'window', from, to, bottom, top: hi + 0.1, daylight: true });
       blocked.push([from, to]);
     });
     // Door frames: long vertical segments standing on this wall's base. Two of them a door's
@@ -249,7 +251,7 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
     }
     for (const [from, to] of blocked) {
       if (to - from < 0.5 || openings.some((o) => o.wall === id && o.from < to && o.to > from)) continue;
-      openings.push({ wall: id, kind: 'door', from, to, bottom: 0, top: 2.05 });
+      openings.push({ wall: id, kind: 'door', from, to, bottom: 0, top: 2.05, daylight: false });
     }
     blocked.sort((p, q) => p[0] - q[0]);
     walls.push({
