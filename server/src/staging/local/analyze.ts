@@ -43,6 +43,11 @@ export interface RoomModel {
   defaultCamera: boolean;
   /** Median floor colour near the camera, 0..1 sRGB. */
   floorColor: Vec3;
+  /**
+   * Median colour of the ceiling (0..1 sRGB), or null when too little of it is seen: ceilings
+   * are nearly always white paint, so their tint is the room light's.
+   */
+  ceilingColor: Vec3 | null;
   /** How mirror-like the floor is (0 matte .. 0.6), from the reflections of the openings in it. */
   floorGloss: number;
   /** Kitchen counters along the walls (bar stools go in front of them). */
@@ -334,6 +339,23 @@ function estimateGloss(cam: Camera, box: RoomBox, openings: Opening[], c: ColorP
   return gloss;
 }
 
+/** The ceiling's median colour over the box's ceiling plane, away from its edges (cornices, lights). */
+function ceilingColor(cam: Camera, box: RoomBox, c: ColorPlanes): Vec3 | null {
+  const tmp: Vec3 = [0, 0, 0];
+  const ch: number[][] = [[], [], []];
+  const w = box.right - box.left;
+  for (let fz = 0.15; fz < 0.9; fz += 0.05) {
+    for (let fx = 0.15; fx < 0.9; fx += 0.05) {
+      const q = cam.project([box.left + fx * w, box.ceiling, 0.5 + fz * (box.back - 0.5)]);
+      if (q.depth < 0.3 || !sampleColor(c, q.u, q.v, tmp)) continue;
+      for (let k = 0; k < 3; k++) ch[k]!.push(tmp[k]!);
+    }
+  }
+  if (ch[0]!.length < 20) return null;
+  const med = (a: number[]) => a.sort((p, q) => p - q)[a.length >> 1]!;
+  return [med(ch[0]!), med(ch[1]!), med(ch[2]!)];
+}
+
 function runs(flags: boolean[], emit: (i0: number, i1: number) => void): void {
   let start = -1;
   for (let i = 0; i <= flags.length; i++) {
@@ -359,5 +381,17 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const floorGloss = estimateGloss(camera, box, openings, color);
   const counters = detectCounters(camera, box, color, walls, openings, floorColor);
   const obstacles = detectObstacles(camera, box, color, counters, floorColor, floorGloss);
-  return { camera, box, walls, openings, segments, defaultCamera: !fromVp, floorColor, floorGloss, counters, obstacles };
+  return {
+    camera,
+    box,
+    walls,
+    openings,
+    segments,
+    defaultCamera: !fromVp,
+    floorColor,
+    ceilingColor: ceilingColor(camera, box, color),
+    floorGloss,
+    counters,
+    obstacles,
+  };
 }

@@ -29,8 +29,8 @@ export interface Lighting {
 const WALL_ALBEDO = 0.75;
 
 /**
- * Light from the photo: its level and tint from the walls (assumed near-white paint, with part
- * of the wall colour kept, as a coloured room does tint what stands in it), and the main light
+ * Light from the photo: its level from the walls (assumed near-white paint), its tint from the
+ * ceiling (or part of the wall colour when no ceiling is seen), and the main light
  * from the brightest opening, or from above the camera when none was found.
  */
 export function estimateLighting(room: RoomModel, placements: Placement[]): Lighting {
@@ -40,7 +40,14 @@ export function estimateLighting(room: RoomModel, placements: Placement[]): Ligh
   const wallLin = toLinear(avg);
   const grey = (wallLin[0] + wallLin[1] + wallLin[2]) / 3;
   const room3: Vec3 = [0, 0, 0];
-  for (let k = 0; k < 3; k++) room3[k] = clamp((grey + 0.35 * ((wallLin[k] ?? 0) - grey)) / WALL_ALBEDO, 0.12, 1.3);
+  // White balance: the tint of the white ceiling is the light's own (a warm bulb, a cool sky);
+  // without a ceiling in view, part of the wall colour stands in for it.
+  const ceiling = room.ceilingColor ? toLinear(room.ceilingColor) : null;
+  const ceilingGrey = ceiling ? (ceiling[0] + ceiling[1] + ceiling[2]) / 3 : 0;
+  for (let k = 0; k < 3; k++) {
+    const tinted = ceiling && ceilingGrey > 0.02 ? grey * clamp(ceiling[k]! / ceilingGrey, 0.8, 1.25) : grey + 0.35 * (wallLin[k]! - grey);
+    room3[k] = clamp(tinted / WALL_ALBEDO, 0.12, 1.3);
+  }
   const cx = placements.reduce((a, p) => a + p.x, 0) / Math.max(1, placements.length);
   const cz = placements.reduce((a, p) => a + p.z, 0) / Math.max(1, placements.length);
   let key: Vec3 = normalize([-0.35, 0.85, -0.6]);
