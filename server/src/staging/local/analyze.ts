@@ -17,6 +17,8 @@ export interface Opening {
   to: number;
   bottom: number;
   top: number;
+  /** Found as a bright run (glass, sky): it lights the room. Doorways found by their frames do not. */
+  daylight: boolean;
 }
 
 export interface Wall {
@@ -41,6 +43,11 @@ export interface RoomModel {
   defaultCamera: boolean;
   /** Median floor colour near the camera, 0..1 sRGB. */
   floorColor: Vec3;
+  /**
+   * Median colour of the ceiling (0..1 sRGB), or null when too little of it is seen: ceilings
+   * are nearly always white paint, so their tint is the room light's.
+   */
+  ceilingColor: Vec3 | null;
   /** How mirror-like the floor is (0 matte .. 0.6), from the reflections of the openings in it. */
   floorGloss: number;
   /** Kitchen counters along the walls (bar stools go in front of them). */
@@ -235,7 +242,7 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
       const from = (bins[i0]?.along ?? 0) - BIN / 2;
       const to = (bins[i1]?.along ?? 0) + BIN / 2;
       const bottom = Math.max(0, lo - 0.1);
-      openings.push({ wall: id, kind: bottom < 0.35 ? 'door' : 'window', from, to, bottom, top: hi + 0.1 });
+      openings.push({ wall: id, kind: bottom < 0.35 ? 'door' : 'window', from, to, bottom, top: hi + 0.1, daylight: true });
       blocked.push([from, to]);
     });
     // Door frames: long vertical segments standing on this wall's base. Two of them a door's
@@ -249,7 +256,7 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
     }
     for (const [from, to] of blocked) {
       if (to - from < 0.5 || openings.some((o) => o.wall === id && o.from < to && o.to > from)) continue;
-      openings.push({ wall: id, kind: 'door', from, to, bottom: 0, top: 2.05 });
+      openings.push({ wall: id, kind: 'door', from, to, bottom: 0, top: 2.05, daylight: false });
     }
     blocked.sort((p, q) => p[0] - q[0]);
     walls.push({
@@ -332,6 +339,23 @@ function estimateGloss(cam: Camera, box: RoomBox, openings: Opening[], c: ColorP
   return gloss;
 }
 
+/** The ceiling's median colour over the box's ceiling plane, away from its edges (cornices, lights). */
+function ceilingColor(cam: Camera, box: RoomBox, c: ColorPlanes): Vec3 | null {
+  const tmp: Vec3 = [0, 0, 0];
+  const ch: number[][] = [[], [], []];
+  const w = box.right - box.left;
+  for (let fz = 0.15; fz < 0.9; fz += 0.05) {
+    for (let fx = 0.15; fx < 0.9; fx += 0.05) {
+      const q = cam.project([box.left + fx * w, box.ceiling, 0.5 + fz * (box.back - 0.5)]);
+      if (q.depth < 0.3 || !sampleColor(c, q.u, q.v, tmp)) continue;
+      for (let k = 0; k < 3; k++) ch[k]!.push(tmp[k]!);
+    }
+  }
+  if (ch[0]!.length < 20) return null;
+  const med = (a: number[]) => a.sort((p, q) => p - q)[a.length >> 1]!;
+  return [med(ch[0]!), med(ch[1]!), med(ch[2]!)];
+}
+
 function runs(flags: boolean[], emit: (i0: number, i1: number) => void): void {
   let start = -1;
   for (let i = 0; i <= flags.length; i++) {
@@ -357,5 +381,17 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const floorGloss = estimateGloss(camera, box, openings, color);
   const counters = detectCounters(camera, box, color, walls, openings, floorColor);
   const obstacles = detectObstacles(camera, box, color, counters, floorColor, floorGloss);
-  return { camera, box, walls, openings, segments, defaultCamera: !fromVp, floorColor, floorGloss, counters, obstacles };
+  return {
+    camera,
+    box,
+    walls,
+    openings,
+    segments,
+    defaultCamera: !fromVp,
+    floorColor,
+    ceilingColor: ceilingColor(camera, box, color),
+    floorGloss,
+    counters,
+    obstacles,
+  };
 }

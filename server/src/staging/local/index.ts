@@ -12,8 +12,11 @@
  *              counters, obstacles and each other, in frame, foreground empty)
  * furniture.ts parametric meshes per piece and style (mesh.ts), styles.ts palettes and grades,
  *              materials.ts procedural textures
- * render.ts    lighting from the photo, shading, floor/wall shadows (shadows.ts, shadowmap.ts),
- *              floor reflections; raster.ts is the tiled 16-sample z-buffer rasteriser
+ * render.ts    lighting from the photo, shading, floor reflections; shadowmap.ts the furniture's
+ *              own shadows; raster.ts is the tiled 16-sample z-buffer rasteriser
+ * shadows.ts   differential shadows on the photo's floor and walls: ambient occlusion, contact
+ *              shadows and the bright openings' soft shadows, marched through the furniture's
+ *              occupancy over the floor
  * composite.ts edge blur and grain matched to the photo, shadows, style grade
  * thread.ts    the same on a worker thread (worker-boot.mjs, worker-entry.ts)
  * synthetic.ts empty box rooms with a known camera, for tests and sample renders

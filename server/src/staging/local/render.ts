@@ -10,7 +10,7 @@ import { hashString, mulberry32 } from './prng.ts';
 import { blurPlane } from './lines.ts';
 import { rasterize, type Fragment, type RenderLayer } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
-import { computeFloorShadow, type FloorShadow } from './shadows.ts';
+import { computeRoomShadows, openingLights, type ShadeGrid } from './shadows.ts';
 import { ROLES, STYLE_DEFS, type Role } from './styles.ts';
 import { clamp, normalize, smoothstep, type Vec3 } from './vec.ts';
 
@@ -24,16 +24,13 @@ export interface Lighting {
   /** Linear colours the environment reflects in glossy materials. */
   wall: Vec3;
   floor: Vec3;
-  castStrength: number;
-  /** Blur of the cast shadow on the floor (metres): a distant window gives soft shadows. */
-  castSoftness: number;
 }
 
 const WALL_ALBEDO = 0.75;
 
 /**
- * Light from the photo: its level and tint from the walls (assumed near-white paint, with part
- * of the wall colour kept, as a coloured room does tint what stands in it), and the main light
+ * Light from the photo: its level from the walls (assumed near-white paint), its tint from the
+ * ceiling (or part of the wall colour when no ceiling is seen), and the main light
  * from the brightest opening, or from above the camera when none was found.
  */
 export function estimateLighting(room: RoomModel, placements: Placement[]): Lighting {
@@ -43,26 +40,28 @@ export function estimateLighting(room: RoomModel, placements: Placement[]): Ligh
   const wallLin = toLinear(avg);
   const grey = (wallLin[0] + wallLin[1] + wallLin[2]) / 3;
   const room3: Vec3 = [0, 0, 0];
-  for (let k = 0; k < 3; k++) room3[k] = clamp((grey + 0.35 * ((wallLin[k] ?? 0) - grey)) / WALL_ALBEDO, 0.12, 1.3);
+  // White balance: the tint of the white ceiling is the light's own (a warm bulb, a cool sky);
+  // without a ceiling in view, part of the wall colour stands in for it.
+  const ceiling = room.ceilingColor ? toLinear(room.ceilingColor) : null;
+  const ceilingGrey = ceiling ? (ceiling[0] + ceiling[1] + ceiling[2]) / 3 : 0;
+  for (let k = 0; k < 3; k++) {
+    const tinted = ceiling && ceilingGrey > 0.02 ? grey * clamp(ceiling[k]! / ceilingGrey, 0.8, 1.25) : grey + 0.35 * (wallLin[k]! - grey);
+    room3[k] = clamp(tinted / WALL_ALBEDO, 0.12, 1.3);
+  }
   const cx = placements.reduce((a, p) => a + p.x, 0) / Math.max(1, placements.length);
   const cz = placements.reduce((a, p) => a + p.z, 0) / Math.max(1, placements.length);
   let key: Vec3 = normalize([-0.35, 0.85, -0.6]);
   let keyStrength = 0.6;
-  let castStrength = 0.25;
-  let castSoftness = 0.12;
   let bestArea = 0;
   for (const o of room.openings) {
     const area = (o.to - o.from) * (o.top - o.bottom);
-    if (area <= bestArea || o.top - o.bottom < 0.8) continue;
+    if (!o.daylight || area <= bestArea || o.top - o.bottom < 0.8) continue;
     const a = (o.from + o.to) / 2;
     const y = (o.bottom + o.top) / 2;
     const p = wallPoint(room.box, o.wall, a, y);
     const d = normalize([p[0] - cx, 0, p[2] - cz]);
-    const dist = Math.hypot(p[0] - cx, p[2] - cz);
     key = normalize([d[0], 0.75, d[2]]);
     keyStrength = 0.95;
-    castStrength = 0.38 * clamp(2.5 / dist, 0.35, 1);
-    castSoftness = clamp(0.05 * dist, 0.06, 0.3);
     bestArea = area;
   }
   return {
@@ -72,8 +71,6 @@ export function estimateLighting(room: RoomModel, placements: Placement[]): Ligh
     ambient: 0.5,
     wall: wallLin,
     floor: toLinear(room.floorColor),
-    castStrength,
-    castSoftness,
   };
 }
 
@@ -113,7 +110,7 @@ export function buildScene(placements: Placement[], style: Style, roomType: Room
 }
 
 /** Shades one fragment: hemispherical ambient with floor occlusion, wrapped key light, specular and a fake environment. */
-function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: FloorShadow, shadowMap: ShadowMap) {
+function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: ShadeGrid, shadowMap: ShadowMap) {
   const tex: Vec3 = [0, 0, 0];
   const eye: Vec3 = [0, cam.p.eyeHeight, 0];
   const [lx, ly, lz] = light.key;
@@ -248,60 +245,42 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
     z1: Math.min(back, z1 + 1.5),
   };
   if (!(bounds.x1 > bounds.x0) || !(bounds.z1 > bounds.z0)) Object.assign(bounds, { x0: left, z0: 0.3, x1: right, z1: back });
-  const floorShadow = computeFloorShadow(scene.mesh, scene.casts, light.key, light.castStrength, light.castSoftness, bounds);
+  const shadows = computeRoomShadows(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds);
+  const floorShadow = shadows.floor;
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key);
   const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, floorShadow, shadowMap));
   const shadow = new Float32Array(width * height).fill(1);
-  // Only the pixels that see the shadow grid's floor area, with the floor ray inlined (this
-  // runs per pixel).
-  let gu0 = width;
-  let gu1 = 0;
-  let gv0 = height;
-  for (const [x, z] of [
-    [bounds.x0, bounds.z0],
-    [bounds.x1, bounds.z0],
-    [bounds.x0, bounds.z1],
-    [bounds.x1, bounds.z1],
-  ] as const) {
-    const q = cam.project([x, 0, Math.max(z, 0.3)]);
-    gu0 = Math.min(gu0, q.depth > 0 ? q.u : 0);
-    gu1 = Math.max(gu1, q.depth > 0 ? q.u : width);
-    gv0 = Math.min(gv0, q.v);
-  }
+  // Each pixel's ray meets the room box's floor or one of its walls (the camera stands inside
+  // the box), with the ray inlined as this runs per pixel.
+  const { walls } = shadows;
   const { focal, cx, cy, eyeHeight } = cam.p;
   const r = cam.rot;
-  const uStart = Math.max(0, Math.floor(gu0));
-  const uEnd = Math.min(width, Math.ceil(gu1));
-  const horizon = Math.min(cam.horizonAt(uStart), cam.horizonAt(uEnd));
-  for (let v = Math.max(0, Math.ceil(horizon + 1), Math.floor(gv0)); v < height; v++) {
+  for (let v = 0; v < height; v++) {
     // cam.rayDir split into its per-row part and a per-column step.
     const yc = -(v + 0.5 - cy) / focal;
     const rx = r[3]! * yc + r[6]!;
     const ry = r[4]! * yc + r[7]!;
     const rz = r[5]! * yc + r[8]!;
-    for (let u = uStart; u < uEnd; u++) {
+    for (let u = 0; u < width; u++) {
       const xc = (u + 0.5 - cx) / focal;
-      const dy = ry + r[1]! * xc;
-      if (dy > -1e-6) continue;
       const dx = rx + r[0]! * xc;
+      const dy = ry + r[1]! * xc;
       const dz = rz + r[2]! * xc;
-      const t = eyeHeight / -dy;
-      const x = dx * t;
-      const z = dz * t;
-      if (x >= left && x <= right && z <= back) {
-        shadow[v * width + u] = floorShadow.at(x, z);
-        continue;
+      const tf = dy < -1e-9 ? eyeHeight / -dy : Infinity;
+      const ts = dx < -1e-9 ? left / dx : dx > 1e-9 ? right / dx : Infinity;
+      const tb = dz > 1e-9 ? back / dz : Infinity;
+      let f = 1;
+      if (tf <= ts && tf <= tb) {
+        if (tf < Infinity) f = floorShadow.at(dx * tf, dz * tf);
+      } else if (ts <= tb) {
+        const g = dx < 0 ? walls.left : walls.right;
+        if (g) f = g.at(dz * ts, eyeHeight + dy * ts);
+      } else if (walls.back) {
+        f = walls.back.at(dx * tb, eyeHeight + dy * tb);
       }
-      // A wall seen below the horizon: the floor's shadow climbs its bottom few centimetres,
-      // so a shadow reaching the wall does not stop at a hard line.
-      const tw = Math.min(dx < 0 ? left / dx : dx > 0 ? right / dx : Infinity, dz > 0 ? back / dz : Infinity);
-      const y = eyeHeight + dy * tw;
-      if (!(tw > 0) || y > 0.3) continue;
-      const f = floorShadow.at(Math.min(right - 0.01, Math.max(left + 0.01, dx * tw)), Math.min(back - 0.01, dz * tw));
-      shadow[v * width + u] = 1 - (1 - f) * (1 - smoothstep(0, 0.3, y));
+      if (f < 1) shadow[v * width + u] = f;
     }
   }
-  shadeWalls(room, placements, cam, shadow);
   const reflection = room.floorGloss > 0.05 ? renderReflection(room, scene, light, cam, floorShadow, shadowMap, width, height) : null;
   return { layer, shadow, reflection };
 }
@@ -316,7 +295,7 @@ function renderReflection(
   scene: Scene,
   light: Lighting,
   cam: Camera,
-  floorShadow: FloorShadow,
+  floorShadow: ShadeGrid,
   shadowMap: ShadowMap,
   width: number,
   height: number,
@@ -369,52 +348,3 @@ function renderReflection(
 }
 
 const NO_MATERIAL = 65535;
-
-/**
- * Soft darkening of the wall behind pieces that stand against it (a sofa's back, a headboard),
- * fading with the gap to the wall, beyond the piece's ends and above its top.
- */
-function shadeWalls(room: RoomModel, placements: Placement[], cam: Camera, shadow: Float32Array): void {
-  const { left, right, back } = room.box;
-  const { width, height } = cam.p;
-  for (const p of placements) {
-    // Small pieces (side tables, lamps, plants) hardly shade a wall.
-    if (p.kind === 'rug' || p.kind === 'art' || p.kind === 'pendant' || p.size.w < 0.8) continue;
-    const fp = footprint(p);
-    for (const wall of room.walls) {
-      const coords = fp.map(([x, z]) => (wall.id === 'left' ? [x - left, z] : wall.id === 'right' ? [right - x, z] : [back - z, x]) as [number, number]);
-      const gap = Math.min(...coords.map((c) => c[0]));
-      if (gap > 0.35) continue;
-      const a0 = Math.min(...coords.map((c) => c[1]));
-      const a1 = Math.max(...coords.map((c) => c[1]));
-      const top = p.size.h + p.lift;
-      const strength = 0.22 * (1 - gap / 0.35);
-      const at = (a: number, y: number): Vec3 => wallPoint(room.box, wall.id, a, y);
-      let u0 = Infinity;
-      let v0 = Infinity;
-      let u1 = -Infinity;
-      let v1 = -Infinity;
-      for (const a of [a0 - 0.35, a1 + 0.35]) {
-        for (const y of [0, top + 0.4]) {
-          const q = cam.project(at(a, y));
-          if (q.depth < 0.2) continue;
-          u0 = Math.min(u0, q.u);
-          v0 = Math.min(v0, q.v);
-          u1 = Math.max(u1, q.u);
-          v1 = Math.max(v1, q.v);
-        }
-      }
-      for (let v = Math.max(0, Math.floor(v0)); v < Math.min(height, Math.ceil(v1)); v++) {
-        for (let u = Math.max(0, Math.floor(u0)); u < Math.min(width, Math.ceil(u1)); u++) {
-          const hit =
-            wall.id === 'back' ? cam.planeZPoint(u + 0.5, v + 0.5, back) : cam.planeXPoint(u + 0.5, v + 0.5, wall.id === 'left' ? left : right);
-          if (!hit || hit[1] < 0) continue;
-          const along = wall.id === 'back' ? hit[0] : hit[2];
-          const outside = Math.max(0, a0 - along, along - a1);
-          const k = strength * (1 - smoothstep(0, 0.25, outside)) * (1 - smoothstep(top - 0.15, top + 0.3, hit[1]));
-          if (k > 0) shadow[v * width + u] = (shadow[v * width + u] ?? 1) * (1 - k);
-        }
-      }
-    }
-  }
-}

@@ -1,164 +1,457 @@
+import type { Opening, WallId } from './analyze.ts';
 import type { Mesh } from './mesh.ts';
+import { wallPoint, wallRange, type RoomBox } from './roombox.ts';
 import type { Vec3 } from './vec.ts';
 
 /**
- * Light reaching the floor around the furniture, on a grid over the floor (metres): contact
- * darkening under legs and bases, broad occlusion under large pieces, and the soft shadow cast
- * from the main light. Rugs sample it too, so shadows fall on them as on the floor.
+ * Differential shadows (Debevec 1998): how much of the light the photo's own floor and walls
+ * receive is left once the furniture stands in the room, as a factor <= 1 that multiplies the
+ * photo. The room's light is a uniform ambient part (the walls and ceiling bouncing light
+ * around) plus the bright openings as area lights; the furniture is an occupancy height field
+ * over the floor, which is what the ambient occlusion and the openings' shadow rays are
+ * marched through.
  */
-export class FloorShadow {
-  readonly factor: Float32Array;
+
+/** A regular grid of factors over a surface (floor: x and z; wall: along and height), sampled bilinearly. */
+export class ShadeGrid {
+  constructor(
+    readonly u0: number,
+    readonly v0: number,
+    readonly cell: number,
+    readonly nu: number,
+    readonly nv: number,
+    readonly factor: Float32Array,
+  ) {}
+
+  /** Bilinear inside the grid and clamped to its edge cells up to its border; 1 (no change) outside. */
+  at(u: number, v: number): number {
+    const gu = (u - this.u0) / this.cell - 0.5;
+    const gv = (v - this.v0) / this.cell - 0.5;
+    if (gu < -0.5 || gv < -0.5 || gu > this.nu - 0.5 || gv > this.nv - 0.5) return 1;
+    const iu = Math.min(this.nu - 2, Math.max(0, Math.floor(gu)));
+    const iv = Math.min(this.nv - 2, Math.max(0, Math.floor(gv)));
+    const fu = Math.min(1, Math.max(0, gu - iu));
+    const fv = Math.min(1, Math.max(0, gv - iv));
+    const i = iv * this.nu + iu;
+    const f = this.factor;
+    return (
+      f[i]! * (1 - fu) * (1 - fv) + f[i + 1]! * fu * (1 - fv) + f[i + this.nu]! * (1 - fu) * fv + f[i + this.nu + 1]! * fu * fv
+    );
+  }
+}
+
+export interface RoomShadows {
+  /** Over the floor, by x and z; rugs and feet sample it too. */
+  floor: ShadeGrid;
+  /** Per wall near the furniture, by position along the wall and height. */
+  walls: Partial<Record<WallId, ShadeGrid>>;
+}
+
+/** One point of an opening's area light. */
+export interface LightSample {
+  /** Centre of the patch of the opening it stands for, and half that patch's sides. */
+  p: Vec3;
+  halfAlong: Vec3;
+  halfUp: number;
+  /** Into the room (unit). */
+  n: Vec3;
+  /** Radiance times the area it stands for, relative to the ambient light's radiance. */
+  w: number;
+}
+
+/**
+ * An opening's sky is far brighter than the walls it lights (an overcast sky through glass is
+ * some ten to thirty times a white wall's radiance): with this ratio the window's share of the
+ * floor's light is about the ambient's at 2 m from a 1.5 m2 window, and dominates near it.
+ */
+const OPENING_RADIANCE = 18;
+const MAX_SAMPLES = 24;
+
+/** The bright openings as grids of light samples, a few per square metre, 24 at most in all. */
+export function openingLights(box: RoomBox, openings: Opening[]): LightSample[] {
+  const lit = openings.filter((o) => o.daylight && o.to > o.from && o.top > o.bottom);
+  const out: LightSample[] = [];
+  if (!lit.length) return out;
+  const per = Math.max(4, Math.floor(MAX_SAMPLES / lit.length));
+  for (const o of lit) {
+    const w = o.to - o.from;
+    const h = o.top - o.bottom;
+    // Square-ish patches: more samples along the longer side.
+    const na = Math.max(2, Math.min(per >> 1, Math.round(Math.sqrt((per * w) / h))));
+    const nh = Math.max(2, Math.floor(per / na));
+    const n: Vec3 = o.wall === 'back' ? [0, 0, -1] : o.wall === 'left' ? [1, 0, 0] : [-1, 0, 0];
+    const halfAlong: Vec3 = o.wall === 'back' ? [w / na / 2, 0, 0] : [0, 0, w / na / 2];
+    for (let i = 0; i < na; i++) {
+      for (let j = 0; j < nh; j++) {
+        const p = wallPoint(box, o.wall, o.from + ((i + 0.5) * w) / na, o.bottom + ((j + 0.5) * h) / nh, 0.02);
+        out.push({ p, halfAlong, halfUp: h / nh / 2, n, w: (OPENING_RADIANCE * w * h) / (na * nh) / Math.PI });
+      }
+    }
+  }
+  return out;
+}
+
+/** What the furniture occupies above each floor cell: its lowest and highest surface (metres). */
+class Occupancy {
+  readonly lo: Float32Array;
+  readonly hi: Float32Array;
+  top = 0;
+  /** The occupied cells' extent in metres, where shadow rays need marching. */
+  ext = { x0: Infinity, z0: Infinity, x1: -Infinity, z1: -Infinity };
   constructor(
     readonly x0: number,
     readonly z0: number,
     readonly cell: number,
     readonly nx: number,
     readonly nz: number,
-    factor: Float32Array,
   ) {
-    this.factor = factor;
+    this.lo = new Float32Array(nx * nz).fill(Infinity);
+    this.hi = new Float32Array(nx * nz).fill(-Infinity);
   }
 
-  at(x: number, z: number): number {
-    const gx = (x - this.x0) / this.cell - 0.5;
-    const gz = (z - this.z0) / this.cell - 0.5;
-    if (gx < 0 || gz < 0 || gx >= this.nx - 1 || gz >= this.nz - 1) return 1;
-    const ix = Math.floor(gx);
-    const iz = Math.floor(gz);
-    const fx = gx - ix;
-    const fz = gz - iz;
-    const i = iz * this.nx + ix;
-    const f = this.factor;
-    return (
-      (f[i] ?? 1) * (1 - fx) * (1 - fz) +
-      (f[i + 1] ?? 1) * fx * (1 - fz) +
-      (f[i + this.nx] ?? 1) * (1 - fx) * fz +
-      (f[i + this.nx + 1] ?? 1) * fx * fz
-    );
+  index(x: number, z: number): number {
+    const ix = Math.floor((x - this.x0) / this.cell);
+    const iz = Math.floor((z - this.z0) / this.cell);
+    return ix < 0 || iz < 0 || ix >= this.nx || iz >= this.nz ? -1 : iz * this.nx + ix;
   }
-}
 
-function fillTriangle(
-  ax: number,
-  az: number,
-  bx: number,
-  bz: number,
-  cx: number,
-  cz: number,
-  nx: number,
-  nz: number,
-  visit: (i: number) => void,
-): void {
-  const minX = Math.max(0, Math.floor(Math.min(ax, bx, cx)));
-  const maxX = Math.min(nx - 1, Math.ceil(Math.max(ax, bx, cx)));
-  const minZ = Math.max(0, Math.floor(Math.min(az, bz, cz)));
-  const maxZ = Math.min(nz - 1, Math.ceil(Math.max(az, bz, cz)));
-  const area = (bx - ax) * (cz - az) - (cx - ax) * (bz - az);
-  if (Math.abs(area) < 1e-9) {
-    // Degenerate (a vertical face seen from above): mark its cells along the edges.
-    for (const [px, pz, qx, qz] of [
-      [ax, az, bx, bz],
-      [bx, bz, cx, cz],
-    ] as const) {
-      const n = Math.ceil(Math.hypot(qx - px, qz - pz)) + 1;
-      for (let k = 0; k <= n; k++) {
-        const x = Math.round(px + ((qx - px) * k) / n);
-        const z = Math.round(pz + ((qz - pz) * k) / n);
-        if (x >= 0 && z >= 0 && x < nx && z < nz) visit(z * nx + x);
+  mark(i: number, lo: number, hi: number): void {
+    if (lo < this.lo[i]!) this.lo[i] = lo;
+    if (hi > this.hi[i]!) this.hi[i] = hi;
+    if (hi > this.top) this.top = hi;
+    const x = this.x0 + (i % this.nx) * this.cell;
+    const z = this.z0 + Math.floor(i / this.nx) * this.cell;
+    const e = this.ext;
+    if (x < e.x0) e.x0 = x;
+    if (x + this.cell > e.x1) e.x1 = x + this.cell;
+    if (z < e.z0) e.z0 = z;
+    if (z + this.cell > e.z1) e.z1 = z + this.cell;
+  }
+
+  /** Rasterises a triangle's plan onto the cells, with its height interpolated per cell; vertical faces mark the cells along their edges. */
+  addTriangle(P: ArrayLike<number>, o: number): void {
+    const c = this.cell;
+    const ax = (P[o]! - this.x0) / c;
+    const ay = P[o + 1]!;
+    const az = (P[o + 2]! - this.z0) / c;
+    const bx = (P[o + 3]! - this.x0) / c;
+    const by = P[o + 4]!;
+    const bz = (P[o + 5]! - this.z0) / c;
+    const cx = (P[o + 6]! - this.x0) / c;
+    const cy = P[o + 7]!;
+    const cz = (P[o + 8]! - this.z0) / c;
+    const lo = Math.min(ay, by, cy);
+    const hi = Math.max(ay, by, cy);
+    const area = (bx - ax) * (cz - az) - (cx - ax) * (bz - az);
+    const minX = Math.max(0, Math.floor(Math.min(ax, bx, cx)));
+    const maxX = Math.min(this.nx - 1, Math.floor(Math.max(ax, bx, cx)));
+    const minZ = Math.max(0, Math.floor(Math.min(az, bz, cz)));
+    const maxZ = Math.min(this.nz - 1, Math.floor(Math.max(az, bz, cz)));
+    if (minX > maxX || minZ > maxZ) return;
+    if (Math.abs(area) < 0.05 || (maxX - minX < 2 && maxZ - minZ < 2)) {
+      // Vertical or smaller than a few cells: every cell its edges cross gets its whole height.
+      for (const [px, pz, qx, qz] of [
+        [ax, az, bx, bz],
+        [bx, bz, cx, cz],
+        [cx, cz, ax, az],
+      ] as const) {
+        const n = Math.ceil(2 * Math.hypot(qx - px, qz - pz)) + 1;
+        for (let k = 0; k <= n; k++) {
+          const i = this.index(this.x0 + (px + ((qx - px) * k) / n) * c, this.z0 + (pz + ((qz - pz) * k) / n) * c);
+          if (i >= 0) this.mark(i, lo, hi);
+        }
+      }
+      return;
+    }
+    for (let z = minZ; z <= maxZ; z++) {
+      for (let x = minX; x <= maxX; x++) {
+        const px = x + 0.5;
+        const pz = z + 0.5;
+        const w0 = ((bx - px) * (cz - pz) - (cx - px) * (bz - pz)) / area;
+        const w1 = ((cx - px) * (az - pz) - (ax - px) * (cz - pz)) / area;
+        const w2 = 1 - w0 - w1;
+        if (w0 < -0.05 || w1 < -0.05 || w2 < -0.05) continue;
+        const y = w0 * ay + w1 * by + w2 * cy;
+        this.mark(z * this.nx + x, y, y);
       }
     }
-    return;
   }
-  for (let z = minZ; z <= maxZ; z++) {
-    for (let x = minX; x <= maxX; x++) {
-      const px = x + 0.5;
-      const pz = z + 0.5;
-      const w0 = ((bx - px) * (cz - pz) - (cx - px) * (bz - pz)) / area;
-      const w1 = ((cx - px) * (az - pz) - (ax - px) * (cz - pz)) / area;
-      const w2 = 1 - w0 - w1;
-      if (w0 >= -0.02 && w1 >= -0.02 && w2 >= -0.02) visit(z * nx + x);
+
+  /** Whether the segment from q to p (straight, in metres) passes through an occupied cell. */
+  blocked(qx: number, qy: number, qz: number, px: number, py: number, pz: number): boolean {
+    const dx = px - qx;
+    const dz = pz - qz;
+    const dist = Math.hypot(dx, dz);
+    if (dist < 1e-6) return false;
+    const step = this.cell;
+    const slope = (py - qy) / dist;
+    const ux = dx / dist;
+    const uz = dz / dist;
+    const inv = 1 / this.cell;
+    // Only the stretch of the ray over the occupied extent (a slab test) is marched.
+    const e = this.ext;
+    let t0 = 0;
+    let t1 = dist;
+    for (const [o, u, lo, hi] of [
+      [qx, ux, e.x0, e.x1],
+      [qz, uz, e.z0, e.z1],
+    ] as const) {
+      if (Math.abs(u) < 1e-9) {
+        if (o < lo || o > hi) return false;
+        continue;
+      }
+      const ta = (lo - o) / u;
+      const tb = (hi - o) / u;
+      t0 = Math.max(t0, Math.min(ta, tb));
+      t1 = Math.min(t1, Math.max(ta, tb));
     }
+    if (t0 >= t1) return false;
+    for (let t = t0 + 0.5 * step; t < t1; t += step) {
+      const y = qy + slope * t;
+      if (y > this.top && slope >= 0) return false;
+      const ix = Math.floor((qx + ux * t - this.x0) * inv);
+      const iz = Math.floor((qz + uz * t - this.z0) * inv);
+      if (ix < 0 || iz < 0 || ix >= this.nx || iz >= this.nz) return false;
+      const i = iz * this.nx + ix;
+      if (y >= this.lo[i]! && y <= this.hi[i]!) return true;
+    }
+    return false;
   }
 }
 
-function boxBlur(src: Float32Array, nx: number, nz: number, radius: number, passes = 3): Float32Array {
+/** Ambient occlusion is marched out to this distance, in steps growing geometrically from the receiver. */
+const AO_REACH = 1.6;
+const AO_DIRS = 16;
+/** Furniture closer than this to the floor touches it: the dark line along a base or under a foot. */
+const CONTACT_GAP = 0.03;
+const CONTACT_DARK = 0.55;
+/** Occluded directions still see the furniture's own surfaces, which reflect part of the light back. */
+const FURNITURE_BOUNCE = 0.2;
+
+function aoSteps(cell: number): Float32Array {
+  const out: number[] = [];
+  for (let d = 0.6 * cell; d < AO_REACH; d *= 1.2) out.push(d);
+  return Float32Array.from(out);
+}
+
+/**
+ * Irradiance left at a floor point by the furniture, as a fraction of the open floor's: per
+ * azimuth the occluders' elevation span, in the cosine-weighted measure sin^2 of the elevation
+ * (the union of spans taken as their hull, exact for one piece per direction).
+ */
+function floorAmbient(occ: Occupancy, x: number, z: number, steps: Float32Array, dirs: Float32Array, id: number): number {
+  let blocked = 0;
+  const inv = 1 / occ.cell;
+  const turn = (jitter(id, -1) * 2 * Math.PI) / AO_DIRS;
+  const c = Math.cos(turn);
+  const sn = Math.sin(turn);
+  for (let a = 0; a < AO_DIRS; a++) {
+    const ux = c * dirs[2 * a]! - sn * dirs[2 * a + 1]!;
+    const uz = sn * dirs[2 * a]! + c * dirs[2 * a + 1]!;
+    let lo = 1;
+    let hi = 0;
+    for (let k = 0; k < steps.length; k++) {
+      const d = steps[k]!;
+      const ix = Math.floor((x + ux * d - occ.x0) * inv);
+      const iz = Math.floor((z + uz * d - occ.z0) * inv);
+      if (ix < 0 || iz < 0 || ix >= occ.nx || iz >= occ.nz) break;
+      const i = iz * occ.nx + ix;
+      const top = occ.hi[i]!;
+      if (top <= 0) continue;
+      const t1 = top / d;
+      const s1 = (t1 * t1) / (1 + t1 * t1);
+      const bottom = Math.max(0, occ.lo[i]!);
+      const t0 = bottom / d;
+      const s0 = (t0 * t0) / (1 + t0 * t0);
+      if (s0 < lo) lo = s0;
+      if (s1 > hi) hi = s1;
+    }
+    if (hi > lo) blocked += hi - lo;
+  }
+  return 1 - (1 - FURNITURE_BOUNCE) * (blocked / AO_DIRS);
+}
+
+/** E(e) = integral of cos^2 from 0 to e: the cosine-weighted measure of elevations seen from a wall. */
+const wallMeasure = (e: number) => e / 2 + Math.sin(2 * e) / 4;
+
+/** The same for a point on a wall at height y, over the half-space in front of the wall. */
+function wallAmbient(occ: Occupancy, x: number, y: number, z: number, n: Vec3, steps: Float32Array, dirs: Float32Array, id: number): number {
+  let blocked = 0;
+  let total = 0;
+  const inv = 1 / occ.cell;
+  const turn = (jitter(id, -1) * 2 * Math.PI) / AO_DIRS;
+  const c = Math.cos(turn);
+  const sn = Math.sin(turn);
+  for (let a = 0; a < AO_DIRS; a++) {
+    const ux = c * dirs[2 * a]! - sn * dirs[2 * a + 1]!;
+    const uz = sn * dirs[2 * a]! + c * dirs[2 * a + 1]!;
+    const facing = ux * n[0] + uz * n[2];
+    if (facing <= 0.05) continue;
+    total += facing * (Math.PI / 2);
+    let lo = Math.PI / 4;
+    let hi = -Math.PI / 4;
+    for (let k = 0; k < steps.length; k++) {
+      const d = steps[k]!;
+      const ix = Math.floor((x + ux * d - occ.x0) * inv);
+      const iz = Math.floor((z + uz * d - occ.z0) * inv);
+      if (ix < 0 || iz < 0 || ix >= occ.nx || iz >= occ.nz) break;
+      const i = iz * occ.nx + ix;
+      const top = occ.hi[i]!;
+      if (top === -Infinity) continue;
+      const e0 = wallMeasure(Math.atan((occ.lo[i]! - y) / d));
+      const e1 = wallMeasure(Math.atan((top - y) / d));
+      if (e0 < lo) lo = e0;
+      if (e1 > hi) hi = e1;
+    }
+    if (hi > lo) blocked += facing * (hi - lo);
+  }
+  return total > 0 ? 1 - (1 - FURNITURE_BOUNCE) * (blocked / total) : 1;
+}
+
+/** A deterministic number in [0, 1) for a receiver and a light sample (integer hash). */
+function jitter(receiver: number, sample: number): number {
+  let h = Math.imul(receiver ^ Math.imul(sample + 1, 0x9e3779b9), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h >>> 0) / 4294967296;
+}
+
+/**
+ * Differential factor at a receiver: (ambient x occlusion + the openings' light that still
+ * arrives) / (ambient + all of it). Each sample's point moves within its patch from receiver to
+ * receiver, so the penumbra is fine noise that the grid's blur smooths, not bands.
+ */
+function receive(occ: Occupancy, lights: LightSample[], q: Vec3, m: Vec3, ambient: number, id: number): number {
+  let open = 0;
+  let arrives = 0;
+  for (let k = 0; k < lights.length; k++) {
+    const s = lights[k]!;
+    const ja = 2 * jitter(id, 2 * k) - 1;
+    const ju = 2 * jitter(id, 2 * k + 1) - 1;
+    const sx = s.p[0] + s.halfAlong[0] * ja;
+    const sy = s.p[1] + s.halfUp * ju;
+    const sz = s.p[2] + s.halfAlong[2] * ja;
+    const dx = sx - q[0];
+    const dy = sy - q[1];
+    const dz = sz - q[2];
+    const r2 = dx * dx + dy * dy + dz * dz;
+    const r = Math.sqrt(r2);
+    const cosQ = (dx * m[0] + dy * m[1] + dz * m[2]) / r;
+    const cosS = -(dx * s.n[0] + dy * s.n[1] + dz * s.n[2]) / r;
+    if (cosQ <= 0 || cosS <= 0) continue;
+    const e = (s.w * cosQ * cosS) / Math.max(r2, 0.05);
+    open += e;
+    if (!occ.blocked(q[0], q[1], q[2], sx, sy, sz)) arrives += e;
+  }
+  return Math.min(1, (ambient + arrives) / (1 + open));
+}
+
+function boxBlur(src: Float32Array, nx: number, nz: number, r: number): Float32Array {
   const a = src.slice();
   const b = new Float32Array(a.length);
-  const r = Math.max(1, Math.round(radius));
-  for (let p = 0; p < passes; p++) {
-    for (let z = 0; z < nz; z++) {
-      let acc = 0;
-      const row = z * nx;
-      for (let x = -r; x <= r; x++) acc += a[row + Math.min(nx - 1, Math.max(0, x))] ?? 0;
-      for (let x = 0; x < nx; x++) {
-        b[row + x] = acc / (2 * r + 1);
-        acc += (a[row + Math.min(nx - 1, x + r + 1)] ?? 0) - (a[row + Math.max(0, x - r)] ?? 0);
-      }
-    }
+  const norm = 1 / (2 * r + 1);
+  for (let z = 0; z < nz; z++) {
     for (let x = 0; x < nx; x++) {
       let acc = 0;
-      for (let z = -r; z <= r; z++) acc += b[Math.min(nz - 1, Math.max(0, z)) * nx + x] ?? 0;
-      for (let z = 0; z < nz; z++) {
-        a[z * nx + x] = acc / (2 * r + 1);
-        acc += (b[Math.min(nz - 1, z + r + 1) * nx + x] ?? 0) - (b[Math.max(0, z - r) * nx + x] ?? 0);
-      }
+      for (let k = -r; k <= r; k++) acc += a[z * nx + Math.min(nx - 1, Math.max(0, x + k))]!;
+      b[z * nx + x] = acc * norm;
+    }
+  }
+  for (let z = 0; z < nz; z++) {
+    for (let x = 0; x < nx; x++) {
+      let acc = 0;
+      for (let k = -r; k <= r; k++) acc += b[Math.min(nz - 1, Math.max(0, z + k)) * nx + x]!;
+      a[z * nx + x] = acc * norm;
     }
   }
   return a;
 }
 
-export function computeFloorShadow(
+/** A tent filter over five cells: removes the sampling noise, keeps contact shadows a few centimetres wide. */
+const smooth = (f: Float32Array, nu: number, nv: number) => boxBlur(boxBlur(f, nu, nv, 1), nu, nv, 1);
+
+/**
+ * The factors on the floor around the furniture and on the walls next to it. `bounds` is the
+ * floor area (metres) the furniture can darken; walls farther than the AO reach from every
+ * piece get none.
+ */
+export function computeRoomShadows(
   mesh: Mesh,
   casts: Uint8Array,
-  light: Vec3,
-  castStrength: number,
-  castSoftness: number,
+  box: RoomBox,
+  lights: LightSample[],
   bounds: { x0: number; z0: number; x1: number; z1: number },
-): FloorShadow {
-  let cell = 0.02;
-  while ((bounds.x1 - bounds.x0) / cell > 500 || (bounds.z1 - bounds.z0) / cell > 500) cell *= 1.5;
+): RoomShadows {
+  let cell = 0.025;
+  while ((bounds.x1 - bounds.x0) / cell > 280 || (bounds.z1 - bounds.z0) / cell > 280) cell *= 1.25;
   const nx = Math.max(2, Math.ceil((bounds.x1 - bounds.x0) / cell));
   const nz = Math.max(2, Math.ceil((bounds.z1 - bounds.z0) / cell));
-  const minY = new Float32Array(nx * nz).fill(10);
-  const cast = new Float32Array(nx * nz);
+  const occ = new Occupancy(bounds.x0, bounds.z0, cell, nx, nz);
+  let fx0 = Infinity;
+  let fz0 = Infinity;
+  let fx1 = -Infinity;
+  let fz1 = -Infinity;
   const P = mesh.positions;
-  const ly = Math.max(0.2, light[1]);
-  const gx = (x: number) => (x - bounds.x0) / cell;
-  const gz = (z: number) => (z - bounds.z0) / cell;
   for (let t = 0; t < mesh.materials.length; t++) {
     if (!casts[t]) continue;
-    const o = t * 9;
-    const ys = [P[o + 1]!, P[o + 4]!, P[o + 7]!];
-    const lowest = Math.min(...ys);
-    fillTriangle(gx(P[o]!), gz(P[o + 2]!), gx(P[o + 3]!), gz(P[o + 5]!), gx(P[o + 6]!), gz(P[o + 8]!), nx, nz, (i) => {
-      if (lowest < (minY[i] ?? 10)) minY[i] = lowest;
-    });
-    // Cast shadow: slide each vertex down the light direction onto the floor.
-    const sx = (k: number) => gx(P[o + k * 3]! - (light[0] * P[o + k * 3 + 1]!) / ly);
-    const sz = (k: number) => gz(P[o + k * 3 + 2]! - (light[2] * P[o + k * 3 + 1]!) / ly);
-    fillTriangle(sx(0), sz(0), sx(1), sz(1), sx(2), sz(2), nx, nz, (i) => {
-      cast[i] = 1;
-    });
+    occ.addTriangle(P, t * 9);
+    for (let k = 0; k < 3; k++) {
+      fx0 = Math.min(fx0, P[t * 9 + k * 3]!);
+      fx1 = Math.max(fx1, P[t * 9 + k * 3]!);
+      fz0 = Math.min(fz0, P[t * 9 + k * 3 + 2]!);
+      fz1 = Math.max(fz1, P[t * 9 + k * 3 + 2]!);
+    }
   }
-  const contactSrc = new Float32Array(nx * nz);
-  const occSrc = new Float32Array(nx * nz);
-  const broadSrc = new Float32Array(nx * nz);
-  for (let i = 0; i < nx * nz; i++) {
-    const y = minY[i] ?? 10;
-    contactSrc[i] = y < 0.06 ? 1 : 0;
-    occSrc[i] = Math.exp(-y / 0.3);
-    broadSrc[i] = y < 1.2 ? 1 : 0;
+  const steps = aoSteps(cell);
+  // Each receiver turns this set by its own fraction of a step, so the directions between them
+  // show as fine noise (smoothed) rather than as streaks.
+  const dirs = new Float32Array(2 * AO_DIRS);
+  for (let a = 0; a < AO_DIRS; a++) {
+    const th = (a * 2 * Math.PI) / AO_DIRS;
+    dirs[2 * a] = Math.cos(th);
+    dirs[2 * a + 1] = Math.sin(th);
   }
-  // Three scales: legs and plinths pressing on the floor, the dark under a piece, and the
-  // broad dimming a large piece gives the floor around it.
-  const contact = boxBlur(contactSrc, nx, nz, 0.025 / cell);
-  const occ = boxBlur(occSrc, nx, nz, 0.14 / cell);
-  const broad = boxBlur(broadSrc, nx, nz, 0.4 / cell);
-  const soft = boxBlur(cast, nx, nz, castSoftness / cell);
-  const factor = new Float32Array(nx * nz);
-  for (let i = 0; i < nx * nz; i++) {
-    factor[i] =
-      (1 - 0.7 * (contact[i] ?? 0)) * (1 - 0.55 * (occ[i] ?? 0)) * (1 - 0.22 * (broad[i] ?? 0)) * (1 - castStrength * (soft[i] ?? 0));
+  const up: Vec3 = [0, 1, 0];
+  const q: Vec3 = [0, 0, 0];
+  const touch = new Float32Array(nx * nz);
+  for (let i = 0; i < nx * nz; i++) touch[i] = occ.lo[i]! < CONTACT_GAP ? 1 : 0;
+  const contact = boxBlur(touch, nx, nz, 1);
+  const floor = new Float32Array(nx * nz).fill(1);
+  for (let iz = 0; iz < nz; iz++) {
+    for (let ix = 0; ix < nx; ix++) {
+      q[0] = bounds.x0 + (ix + 0.5) * cell;
+      q[2] = bounds.z0 + (iz + 0.5) * cell;
+      const far = q[0] < fx0 - AO_REACH || q[0] > fx1 + AO_REACH || q[2] < fz0 - AO_REACH || q[2] > fz1 + AO_REACH;
+      if (far && !lights.length) continue;
+      const i = iz * nx + ix;
+      const ambient = far ? 1 : floorAmbient(occ, q[0], q[2], steps, dirs, i) * (1 - CONTACT_DARK * contact[i]!);
+      floor[i] = receive(occ, lights, q, up, ambient, i);
+    }
   }
-  return new FloorShadow(bounds.x0, bounds.z0, cell, nx, nz, factor);
+  const walls: RoomShadows['walls'] = {};
+  const wallCell = Math.max(0.03, cell);
+  for (const id of ['left', 'right', 'back'] as WallId[]) {
+    // The furniture's distance to this wall, and its extent along it.
+    const gap = id === 'left' ? fx0 - box.left : id === 'right' ? box.right - fx1 : box.back - fz1;
+    if (!(gap < AO_REACH)) continue;
+    const [r0, r1] = wallRange(box, id);
+    const a0 = Math.max(r0, (id === 'back' ? fx0 : fz0) - AO_REACH);
+    const a1 = Math.min(r1, (id === 'back' ? fx1 : fz1) + AO_REACH);
+    if (!(a1 > a0)) continue;
+    const height = Math.min(box.ceiling, occ.top + AO_REACH);
+    const nu = Math.max(2, Math.ceil((a1 - a0) / wallCell));
+    const nv = Math.max(2, Math.ceil(height / wallCell));
+    const n: Vec3 = id === 'left' ? [1, 0, 0] : id === 'right' ? [-1, 0, 0] : [0, 0, -1];
+    const factor = new Float32Array(nu * nv);
+    for (let iv = 0; iv < nv; iv++) {
+      for (let iu = 0; iu < nu; iu++) {
+        const p = wallPoint(box, id, a0 + (iu + 0.5) * wallCell, (iv + 0.5) * wallCell, 0.005);
+        const ambient = wallAmbient(occ, p[0], p[1], p[2], n, steps, dirs, iv * nu + iu);
+        factor[iv * nu + iu] = receive(occ, lights, p, n, ambient, iv * nu + iu);
+      }
+    }
+    walls[id] = new ShadeGrid(a0, 0, wallCell, nu, nv, smooth(factor, nu, nv));
+  }
+  return { floor: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, smooth(floor, nx, nz)), walls };
 }

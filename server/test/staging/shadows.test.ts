@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Opening } from '../../src/staging/local/analyze.ts';
+import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
+import { pieceSize } from '../../src/staging/local/furniture.ts';
+import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
+import { footprint, layoutRoom, type Placement } from '../../src/staging/local/layout.ts';
+import { buildScene, renderFurniture } from '../../src/staging/local/render.ts';
+import type { RoomBox } from '../../src/staging/local/roombox.ts';
+import { computeRoomShadows, openingLights } from '../../src/staging/local/shadows.ts';
+import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
+
+const box: RoomBox = { left: -2.5, right: 2.5, back: 6, ceiling: 2.6, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+const window: Opening = { wall: 'left', kind: 'window', from: 2.4, to: 3.6, bottom: 0.8, top: 2.1, daylight: true };
+const style = STYLE_DEFS.modern;
+const piece = (kind: Placement['kind'], x: number, z: number, yaw = 0): Placement => ({ kind, x, z, yaw, size: pieceSize(kind, style), lift: 0 });
+/** A sofa against the back wall; a coffee table, an armchair and a side table standing free. */
+const pieces = [piece('sofa', 0, 5.45, Math.PI), piece('coffeeTable', 0, 4.2), piece('armchair', 1.4, 3.8, -Math.PI / 2), piece('sideTable', -1.9, 3.0)];
+const bounds = { x0: box.left, z0: 0.3, x1: box.right, z1: box.back };
+
+function shadowsFor(placements: Placement[], openings: Opening[]) {
+  const scene = buildScene(placements, 'modern', 'living_room', box.ceiling);
+  return computeRoomShadows(scene.mesh, scene.casts, box, openingLights(box, openings), bounds);
+}
+
+/** Floor points just outside a footprint: the middle of each side, `gap` metres out. */
+function around(p: Placement, gap: number): Array<[number, number]> {
+  const fp = footprint(p);
+  const cx = fp.reduce((a, c) => a + c[0], 0) / fp.length;
+  const cz = fp.reduce((a, c) => a + c[1], 0) / fp.length;
+  return fp.map((c, i) => {
+    const d = fp[(i + 1) % fp.length]!;
+    const mx = (c[0] + d[0]) / 2;
+    const mz = (c[1] + d[1]) / 2;
+    const l = Math.hypot(mx - cx, mz - cz);
+    return [mx + ((mx - cx) / l) * gap, mz + ((mz - cz) / l) * gap];
+  });
+}
+
+describe('differential shadows on the photo', () => {
+  const lit = shadowsFor(pieces, [window]);
+
+  it('never lighten the photo, and leave it alone where no furniture stands', () => {
+    for (const g of [lit.floor, ...Object.values(lit.walls)]) {
+      for (const f of g.factor) {
+        expect(f).toBeLessThanOrEqual(1);
+        expect(f).toBeGreaterThan(0);
+      }
+    }
+    const empty = shadowsFor([], [window]);
+    expect(Math.min(...empty.floor.factor)).toBe(1);
+    // Without a light, nothing changes beyond the occlusion's reach.
+    const dim = shadowsFor(pieces, []);
+    expect(dim.floor.at(-2.4, 0.5)).toBe(1);
+  });
+
+  it('put a contact shadow at every piece standing on the floor, darkest beneath it', () => {
+    const open = lit.floor.at(-0.5, 1.2);
+    expect(open).toBeGreaterThan(0.95);
+    for (const p of pieces) {
+      around(p, 0.03).forEach(([x, z], k) => expect(lit.floor.at(x, z), `${p.kind} side ${k}`).toBeLessThan(0.92));
+      expect(lit.floor.at(p.x, p.z), p.kind).toBeLessThan(0.6);
+    }
+    // Under the sofa (its seat 10-15 cm up) the floor sees almost nothing of the room.
+    expect(lit.floor.at(0, 5.45)).toBeLessThan(0.4);
+  });
+
+  it('darken the wall behind the sofa, most near the sofa', () => {
+    const back = lit.walls.back!;
+    expect(back).toBeDefined();
+    expect(back.at(0, 0.3)).toBeLessThan(0.75);
+    expect(back.at(0, 0.3)).toBeLessThan(back.at(0, 1.6));
+    // The far end of the back wall is out of reach.
+    expect(back.at(2.45, 2.3)).toBeGreaterThan(0.97);
+  });
+
+  it('cast the shadow of the window light away from the window', () => {
+    // The armchair stands with the window on its left: its shadow falls to the right, where
+    // the room-light occlusion alone would be the same on both sides.
+    const chair = pieces[2]!;
+    const windowSide = lit.floor.at(chair.x - 0.6, chair.z);
+    const farSide = lit.floor.at(chair.x + 0.6, chair.z);
+    expect(farSide).toBeLessThan(windowSide - 0.05);
+    const dim = shadowsFor(pieces, []);
+    expect(Math.abs(dim.floor.at(chair.x - 0.6, chair.z) - dim.floor.at(chair.x + 0.6, chair.z))).toBeLessThan(0.03);
+  });
+
+  it('are deterministic', () => {
+    const again = shadowsFor(pieces, [window]);
+    expect(Buffer.from(again.floor.factor.buffer).equals(Buffer.from(lit.floor.factor.buffer))).toBe(true);
+  });
+
+  it('on a fixture, darken the photo only around the furniture, with a contact shadow under each piece', async () => {
+    const bytes = readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-living-portrait.jpg', import.meta.url)));
+    const photo = await decodeImage(bytes);
+    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const placements = layoutRoom(room, 'living_room', style);
+    const { width, height } = fitSize(photo.width, photo.height, 800);
+    const result = renderFurniture(room, placements, 'modern', 'living_room', width, height);
+    expect(result.shadow.every((f) => f <= 1)).toBe(true);
+    const none = renderFurniture(room, [], 'modern', 'living_room', width, height);
+    expect(none.shadow.every((f) => f === 1)).toBe(true);
+    const cam = room.camera.scaled(width, height);
+    // The photo's floor 3 cm out from the middle of each side, where neither the piece nor the
+    // rug hides it (on the rug the shadow is in the rug's own shading).
+    let seen = 0;
+    for (const p of placements.filter((q) => q.kind !== 'rug' && q.kind !== 'art')) {
+      for (const [x, z] of around(p, 0.03)) {
+        const q = cam.project([x, 0, z]);
+        const i = Math.floor(q.v) * width + Math.floor(q.u);
+        if (q.depth <= 0 || q.u < 0 || q.v < 0 || q.u >= width || q.v >= height || (result.layer.alpha[i] ?? 1) > 0.01) continue;
+        expect(result.shadow[i], p.kind).toBeLessThan(0.88);
+        seen++;
+      }
+    }
+    expect(seen).toBeGreaterThan(2);
+  });
+});
