@@ -1,6 +1,7 @@
 // `npm run stage -- <photo> [--style <style>] [--room-type <type>] [--out <file>] [--debug]`
 // Stages a photo with the local engine; every style when none is named. --debug also writes the
-// estimated geometry (horizon, floor, openings, furniture footprints) drawn over the photo.
+// estimated geometry (horizon, floor, openings, furniture footprints) drawn over the photo, and
+// the light estimate (the room's radiance map) in its top-left corner.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
-import { layoutRoom } from '../../src/staging/local/layout.ts';
+import { evalSh, type RoomRadiance } from '../../src/staging/local/light.ts';
 import { estimateLighting } from '../../src/staging/local/render.ts';
-import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
+import type { Vec3 } from '../../src/staging/local/vec.ts';
 
 async function room(name: string) {
   const photo = await decodeImage(readFileSync(fileURLToPath(new URL(`../fixtures/rooms/${name}`, import.meta.url))));
@@ -13,17 +13,48 @@ async function room(name: string) {
   return analyseRoom(await resizeRgb(photo, a.width, a.height));
 }
 
-describe("the furniture's light takes the photo's white balance", () => {
-  it('from the ceiling: warm under the warm light of the portrait room, neutral in the white open-plan room', async () => {
-    const warm = await room('empty-living-portrait.jpg');
-    const neutral = await room('empty-open-plan-living-dining.jpg');
-    expect(warm.ceilingColor).not.toBeNull();
-    expect(neutral.ceilingColor).not.toBeNull();
+/** Radiance of a white matte surface facing `n`, daylight and the rest together. */
+function lit(r: RoomRadiance, n: Vec3): Vec3 {
+  const a: Vec3 = [0, 0, 0];
+  const d: Vec3 = [0, 0, 0];
+  evalSh(r.ambient, n[0], n[1], n[2], a);
+  evalSh(r.sun, n[0], n[1], n[2], d);
+  return [a[0] + d[0], a[1] + d[1], a[2] + d[2]];
+}
+const lum = (c: Vec3) => 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+
+describe("the furniture's light is the photo's own", () => {
+  it('takes its colour from the room: warm under the warm light of the portrait room, neutral in the white open-plan room', async () => {
     const tint = (r: Awaited<ReturnType<typeof room>>) => {
-      const l = estimateLighting(r, layoutRoom(r, 'living_room', STYLE_DEFS.modern)).room;
+      const l = estimateLighting(r).level;
       return l[0] / l[2];
     };
-    expect(tint(warm)).toBeGreaterThan(1.4);
-    expect(Math.abs(tint(neutral) - 1)).toBeLessThan(0.08);
+    expect(tint(await room('empty-living-portrait.jpg'))).toBeGreaterThan(1.4);
+    expect(Math.abs(tint(await room('empty-open-plan-living-dining.jpg')) - 1)).toBeLessThan(0.1);
+  });
+
+  it('comes from the balcony door in the portrait room: the side facing it is bright, the other falls off', async () => {
+    const r = (await room('empty-living-portrait.jpg')).radiance;
+    // The door is in the back wall, straight ahead of the camera.
+    expect(r.key).not.toBeNull();
+    expect(r.key![2]).toBeGreaterThan(0.8);
+    expect(lum(lit(r, [0, 0, 1]))).toBeGreaterThan(2 * lum(lit(r, [0, 0, -1])));
+    // The door is far brighter than its clipped pixels show, and the floor is not a light.
+    expect(r.gain).toBeGreaterThan(2);
+    const down: Vec3 = [0, 0, 0];
+    evalSh(r.sun, 0, -1, 0, down);
+    expect(lum(down)).toBeLessThan(0.05);
+  });
+
+  it('is balanced: a white surface facing a wall is about as bright as that wall would be in white paint', async () => {
+    for (const name of ['empty-living-portrait.jpg', 'empty-open-plan-living-dining.jpg', 'empty-hall-arched-windows.jpg']) {
+      const r = await room(name);
+      const sides: Vec3[] = [[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]];
+      const mean = sides.reduce((a, n) => a + lum(lit(r.radiance, n)), 0) / sides.length;
+      const walls = r.walls.reduce((a, w) => a + lum(estimateLighting({ ...r, walls: [w] }).wall), 0) / r.walls.length;
+      // Walls in near-white paint reflect about three quarters of the light.
+      expect(mean * 0.75).toBeGreaterThan(walls * 0.6);
+      expect(mean * 0.75).toBeLessThan(walls * 1.8);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { detectCounters, type Counter } from './counters.ts';
 import { detectObstacles, type Obstacle } from './obstacles.ts';
 import type { RgbImage } from './image.ts';
 import { blurPlane, detectSegments, gradient, type Plane, type Segment } from './lines.ts';
+import { estimateRadiance, type RoomRadiance } from './light.ts';
 import { fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
 import { estimateDepthVanishingPoint, estimateFocal, estimateVerticalVanishingPoint, verticalSupport } from './vanishing.ts';
 import { clamp, type Vec3 } from './vec.ts';
@@ -48,6 +49,8 @@ export interface RoomModel {
    * are nearly always white paint, so their tint is the room light's.
    */
   ceilingColor: Vec3 | null;
+  /** The room's light, from the photo: what the furniture is lit by. */
+  radiance: RoomRadiance;
   /** How mirror-like the floor is (0 matte .. 0.6), from the reflections of the openings in it. */
   floorGloss: number;
   /** Kitchen counters along the walls (bar stools go in front of them). */
@@ -379,6 +382,10 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const { walls, openings } = analyseWalls(camera, box, color, segments);
   const floorColor = floorReference(color);
   const floorGloss = estimateGloss(camera, box, openings, color);
+  const ceiling = ceilingColor(camera, box, color);
+  // Lit from the middle of the floor, where the furniture groups stand.
+  const centre: Vec3 = [(box.left + box.right) / 2, 0.7, Math.max(1.2, box.back * 0.6)];
+  const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, centre);
   const counters = detectCounters(camera, box, color, walls, openings, floorColor);
   const obstacles = detectObstacles(camera, box, color, counters, floorColor, floorGloss);
   return {
@@ -389,7 +396,8 @@ export function analyseRoom(img: RgbImage): RoomModel {
     segments,
     defaultCamera: !fromVp,
     floorColor,
-    ceilingColor: ceilingColor(camera, box, color),
+    ceilingColor: ceiling,
+    radiance,
     floorGloss,
     counters,
     obstacles,

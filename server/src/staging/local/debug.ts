@@ -2,6 +2,7 @@ import type { RoomModel, WallId } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import type { RgbImage } from './image.ts';
 import { obstacleZone } from './layout.ts';
+import { directionTexel, ENV_H, ENV_W } from './light.ts';
 import { wallPoint } from './roombox.ts';
 import type { Vec3 } from './vec.ts';
 
@@ -99,5 +100,39 @@ export function drawDebug(photo: RgbImage, room: RoomModel, footprints: Footprin
       drawWorld(img, cam, [p[0], 0, p[1]], [q[0], 0, q[1]], [255, 255, 255], thick);
     }
   }
+  drawLight(img, room);
   return img;
+}
+
+/**
+ * The light estimate in the top-left corner: the room's radiance as a latitude-longitude map
+ * (straight up at the top, into the room in the middle, behind the camera at both ends),
+ * tone-mapped so the boosted openings stay readable; daylight texels outlined in cyan, the key
+ * direction as a red cross.
+ */
+function drawLight(img: RgbImage, room: RoomModel): void {
+  const { env, daylight, key } = room.radiance;
+  const cell = Math.max(2, Math.round(img.width / 4 / ENV_W));
+  let peak = 0;
+  for (const v of env) peak = Math.max(peak, v);
+  const tone = (v: number) => Math.round(255 * Math.sqrt((v * 1.25) / (v + 0.25 * peak)));
+  for (let j = 0; j < ENV_H; j++) {
+    for (let i = 0; i < ENV_W; i++) {
+      const t = j * ENV_W + i;
+      for (let y = 0; y < cell; y++) {
+        for (let x = 0; x < cell; x++) {
+          const edge = daylight[t] && (x === 0 || y === 0);
+          const o = 3 * ((j * cell + y) * img.width + i * cell + x);
+          for (let c = 0; c < 3; c++) img.data[o + c] = edge ? (c === 0 ? 0 : 255) : Math.min(255, tone(env[t * 3 + c]!));
+        }
+      }
+    }
+  }
+  if (key) {
+    const t = directionTexel(key);
+    const u = ((t % ENV_W) + 0.5) * cell;
+    const v = (Math.floor(t / ENV_W) + 0.5) * cell;
+    drawLine(img, u - 2 * cell, v, u + 2 * cell, v, [255, 0, 0], Math.max(1, cell >> 1));
+    drawLine(img, u, v - 2 * cell, u, v + 2 * cell, [255, 0, 0], Math.max(1, cell >> 1));
+  }
 }

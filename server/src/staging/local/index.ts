@@ -12,7 +12,9 @@
  *              counters, obstacles and each other, in frame, foreground empty)
  * furniture.ts parametric meshes per piece and style (mesh.ts), styles.ts palettes and grades,
  *              materials.ts procedural textures
- * render.ts    lighting from the photo, shading, floor reflections; shadowmap.ts the furniture's
+ * light.ts     the room's radiance from the photo: an environment map, openings as lights, its
+ *              spherical-harmonic irradiance
+ * render.ts    shading with that light, floor reflections; shadowmap.ts the furniture's
  *              own shadows; raster.ts is the tiled 16-sample z-buffer rasteriser
  * shadows.ts   differential shadows on the photo's floor and walls: ambient occlusion, contact
  *              shadows and the bright openings' soft shadows, marched through the furniture's

@@ -3,74 +3,44 @@ import type { RoomModel } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
+import { evalSh, glossyLookup, type RoomRadiance } from './light.ts';
 import { albedo, prepare, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
-import { wallPoint } from './roombox.ts';
 import { hashString, mulberry32 } from './prng.ts';
 import { blurPlane } from './lines.ts';
 import { rasterize, type Fragment, type RenderLayer } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
 import { computeRoomShadows, openingLights, type ShadeGrid } from './shadows.ts';
 import { ROLES, STYLE_DEFS, type Role } from './styles.ts';
-import { clamp, normalize, smoothstep, type Vec3 } from './vec.ts';
+import { normalize, smoothstep, type Vec3 } from './vec.ts';
 
 export interface Lighting {
-  /** Room light colour and level (linear), calibrated on the photo's walls. */
-  room: Vec3;
-  /** Direction towards the main light (unit). */
+  radiance: RoomRadiance;
+  /** Direction towards the daylight (unit) for the furniture's own shadows; from above when none is seen. */
   key: Vec3;
-  keyStrength: number;
-  ambient: number;
-  /** Linear colours the environment reflects in glossy materials. */
+  /** Mean linear colour of the walls and of the floor: what a glossy floor reflected before the furniture stood there. */
   wall: Vec3;
   floor: Vec3;
+  /** Radiance of a white matte surface facing up: what a lit lamp shade glows against. */
+  level: Vec3;
 }
 
-const WALL_ALBEDO = 0.75;
-
-/**
- * Light from the photo: its level from the walls (assumed near-white paint), its tint from the
- * ceiling (or part of the wall colour when no ceiling is seen), and the main light
- * from the brightest opening, or from above the camera when none was found.
- */
-export function estimateLighting(room: RoomModel, placements: Placement[]): Lighting {
+/** The light the furniture is shaded with: the room's own radiance (light.ts), seen from the floor's middle. */
+export function estimateLighting(room: RoomModel): Lighting {
   const walls = room.walls.length ? room.walls : [{ color: [0.8, 0.8, 0.8] as Vec3 }];
   const avg: Vec3 = [0, 0, 0];
   for (const w of walls) for (let k = 0; k < 3; k++) avg[k]! += (w.color[k] ?? 0) / walls.length;
-  const wallLin = toLinear(avg);
-  const grey = (wallLin[0] + wallLin[1] + wallLin[2]) / 3;
-  const room3: Vec3 = [0, 0, 0];
-  // White balance: the tint of the white ceiling is the light's own (a warm bulb, a cool sky);
-  // without a ceiling in view, part of the wall colour stands in for it.
-  const ceiling = room.ceilingColor ? toLinear(room.ceilingColor) : null;
-  const ceilingGrey = ceiling ? (ceiling[0] + ceiling[1] + ceiling[2]) / 3 : 0;
-  for (let k = 0; k < 3; k++) {
-    const tinted = ceiling && ceilingGrey > 0.02 ? grey * clamp(ceiling[k]! / ceilingGrey, 0.8, 1.25) : grey + 0.35 * (wallLin[k]! - grey);
-    room3[k] = clamp(tinted / WALL_ALBEDO, 0.12, 1.3);
-  }
-  const cx = placements.reduce((a, p) => a + p.x, 0) / Math.max(1, placements.length);
-  const cz = placements.reduce((a, p) => a + p.z, 0) / Math.max(1, placements.length);
-  let key: Vec3 = normalize([-0.35, 0.85, -0.6]);
-  let keyStrength = 0.6;
-  let bestArea = 0;
-  for (const o of room.openings) {
-    const area = (o.to - o.from) * (o.top - o.bottom);
-    if (!o.daylight || area <= bestArea || o.top - o.bottom < 0.8) continue;
-    const a = (o.from + o.to) / 2;
-    const y = (o.bottom + o.top) / 2;
-    const p = wallPoint(room.box, o.wall, a, y);
-    const d = normalize([p[0] - cx, 0, p[2] - cz]);
-    key = normalize([d[0], 0.75, d[2]]);
-    keyStrength = 0.95;
-    bestArea = area;
-  }
+  const level: Vec3 = [0, 0, 0];
+  const day: Vec3 = [0, 0, 0];
+  evalSh(room.radiance.ambient, 0, 1, 0, level);
+  evalSh(room.radiance.sun, 0, 1, 0, day);
+  for (let k = 0; k < 3; k++) level[k]! += day[k]!;
   return {
-    room: room3,
-    key,
-    keyStrength,
-    ambient: 0.5,
-    wall: wallLin,
+    radiance: room.radiance,
+    key: room.radiance.key ?? normalize([-0.35, 0.85, -0.6]),
+    wall: toLinear(avg),
     floor: toLinear(room.floorColor),
+    level,
   };
 }
 
@@ -109,12 +79,20 @@ export function buildScene(placements: Placement[], style: Style, roomType: Room
   return { mesh, materials, casts };
 }
 
-/** Shades one fragment: hemispherical ambient with floor occlusion, wrapped key light, specular and a fake environment. */
+/**
+ * Shades one fragment with the room's radiance: the ambient part occluded near the floor and
+ * under overhangs, the daylight part by the furniture's shadow map, a glossy reflection of the
+ * room's environment weighted by Fresnel.
+ */
 function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: ShadeGrid, shadowMap: ShadowMap) {
   const tex: Vec3 = [0, 0, 0];
+  const amb: Vec3 = [0, 0, 0];
+  const day: Vec3 = [0, 0, 0];
+  const env: Vec3 = [0, 0, 0];
+  const refl: Vec3 = [0, 0, 0];
   const eye: Vec3 = [0, cam.p.eyeHeight, 0];
   const [lx, ly, lz] = light.key;
-  const [fx, fy, fz] = normalize([-Math.sin(cam.p.yaw), 0.6, -Math.cos(cam.p.yaw)]);
+  const { radiance } = light;
   return (f: Fragment, out: Float32Array): void => {
     const pm = scene.materials[f.material];
     if (!pm) {
@@ -139,73 +117,49 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
       nz = -nz;
       ndv = -ndv;
     }
-    const ndl = nx * lx + ny * ly + nz * lz;
-    const soft = m.kind === 'fabric' || m.kind === 'velvet' || m.kind === 'linen' || m.kind === 'rug' || m.kind === 'leaf';
-    const diffuse = soft ? Math.max(0, (ndl + 0.35) / 1.35) ** 1.5 : Math.max(0, ndl);
-    const hemi = 0.6 + 0.4 * ny;
+    evalSh(radiance.ambient, nx, ny, nz, amb);
+    evalSh(radiance.sun, nx, ny, nz, day);
     const ao = 0.5 + 0.5 * smoothstep(0, 0.4, f.py);
     const under = ny < -0.5 ? 0.55 : 1;
     const floorShade = f.py < 0.05 ? floorShadow.at(f.px, f.pz) : 1;
-    // Fill from behind the camera and above, as the room behind the photographer lights the
-    // fronts of the pieces; it gives their faces form where the key light does not reach.
-    const fill = Math.max(0, nx * fx + ny * fy + nz * fz);
     // Rugs take the floor's shadow grid; everything else the light's depth map.
+    const ndl = nx * lx + ny * ly + nz * lz;
     const keyVis = f.py < 0.05 ? 1 : ndl > -0.35 ? shadowMap.visibility(f.px, f.py, f.pz) : 0;
-    const lightLevel = (light.ambient * hemi * ao * under * (0.55 + 0.45 * fill) + light.keyStrength * diffuse * ao * keyVis) * floorShade;
-    let r = tex[0] * lightLevel;
-    let g = tex[1] * lightLevel;
-    let b = tex[2] * lightLevel;
+    const occluded = ao * under * floorShade;
+    const sunlit = ao * keyVis * floorShade;
+    let r = tex[0] * (amb[0] * occluded + day[0] * sunlit);
+    let g = tex[1] * (amb[1] * occluded + day[1] * sunlit);
+    let b = tex[2] * (amb[2] * occluded + day[2] * sunlit);
     if (m.kind === 'velvet') {
       const sheen = 0.65 + 1.1 * (1 - ndv) ** 2.5;
       r *= sheen;
       g *= sheen;
       b *= sheen;
     }
-    // Reflection of a simple room environment: bright above, walls around, floor below.
-    const ry = 2 * ndv * ny - vy;
-    const envT = smoothstep(-0.2, 0.5, ry);
-    const env: Vec3 = [0, 0, 0];
-    for (let k = 0; k < 3; k++) {
-      const wallC = light.wall[k] ?? 0.5;
-      const floorC = (light.floor[k] ?? 0.3) * 0.8;
-      env[k] = (ry < 0 ? floorC + (wallC - floorC) * smoothstep(-0.6, 0, ry) : wallC + (1.1 - wallC) * envT) * (light.room[k] ?? 1) / (WALL_ALBEDO + 0.1);
-    }
+    refl[0] = 2 * ndv * nx - vx;
+    refl[1] = 2 * ndv * ny - vy;
+    refl[2] = 2 * ndv * nz - vz;
+    glossyLookup(radiance, refl, env);
     const fres = (1 - ndv) ** 5;
     if (m.kind === 'metal') {
-      const k = 0.55 + 0.45 * fres;
+      const k = (0.55 + 0.45 * fres) * ao;
       r = r * 0.25 + tex[0] * env[0] * k;
       g = g * 0.25 + tex[1] * env[1] * k;
       b = b * 0.25 + tex[2] * env[2] * k;
-    } else if (m.spec > 0.1) {
-      const f0 = 0.04 + 0.96 * fres;
-      const k = m.spec * f0 * 0.9;
+    } else if (m.spec > 0) {
+      const k = m.spec * (0.04 + 0.96 * fres) * ao;
       r += env[0] * k;
       g += env[1] * k;
       b += env[2] * k;
     }
-    if (m.spec > 0) {
-      let hx = lx + vx;
-      let hy = ly + vy;
-      let hz = lz + vz;
-      const hl = Math.hypot(hx, hy, hz) || 1;
-      hx /= hl;
-      hy /= hl;
-      hz /= hl;
-      const ndh = Math.max(0, nx * hx + ny * hy + nz * hz);
-      const s = m.spec * ndh ** m.shininess * light.keyStrength * 1.4 * (ndl > 0 ? keyVis : 0);
-      const tint = m.kind === 'metal' ? tex : ([1, 1, 1] as Vec3);
-      r += s * tint[0];
-      g += s * tint[1];
-      b += s * tint[2];
-    }
     if (m.glow) {
-      r += tex[0] * m.glow;
-      g += tex[1] * m.glow;
-      b += tex[2] * m.glow;
+      r += tex[0] * m.glow * light.level[0];
+      g += tex[1] * m.glow * light.level[1];
+      b += tex[2] * m.glow * light.level[2];
     }
-    out[0] = r * light.room[0];
-    out[1] = g * light.room[1];
-    out[2] = b * light.room[2];
+    out[0] = r;
+    out[1] = g;
+    out[2] = b;
   };
 }
 
@@ -224,7 +178,7 @@ export interface RenderResult {
 export function renderFurniture(room: RoomModel, placements: Placement[], style: Style, roomType: RoomType, width: number, height: number): RenderResult {
   const cam = room.camera.scaled(width, height);
   const scene = buildScene(placements, style, roomType, room.box.ceiling);
-  const light = estimateLighting(room, placements);
+  const light = estimateLighting(room);
   let x0 = Infinity;
   let z0 = Infinity;
   let x1 = -Infinity;

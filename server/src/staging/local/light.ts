@@ -1,0 +1,260 @@
+import type { Camera } from './camera.ts';
+import type { Opening, Wall } from './analyze.ts';
+import { toLinear } from './materials.ts';
+import { sampleColor, type ColorPlanes, type RoomBox } from './roombox.ts';
+import { clamp, normalize, type Vec3 } from './vec.ts';
+
+/**
+ * The room's light, built from the photo itself: every direction around the furniture looks
+ * at a surface of the room box, and the photo says how bright that surface is. Furniture lit by
+ * this environment takes the room's colour, its window side and its falloff from the photo;
+ * nothing about the light is assumed but the room's mean reflectance (see `ROOM_ALBEDO`).
+ *
+ * The map is latitude-longitude: row 0 looks straight up, column ENV_W/2 looks along +Z (into
+ * the room, away from the camera).
+ */
+export interface RoomRadiance {
+  /** Linear RGB radiance per texel, ENV_W x ENV_H. */
+  env: Float32Array;
+  /** The same blurred over about 15 degrees: what a glossy finish reflects. */
+  glossy: Float32Array;
+  /** Per texel: 1 where the light comes through a daylight opening or from a clipped light. */
+  daylight: Uint8Array;
+  /** Irradiance over pi (the radiance of a white matte surface), order-2 spherical harmonics x RGB, from all but the daylight. */
+  ambient: Float64Array;
+  /** The same for the daylight alone: furniture can shadow it. */
+  sun: Float64Array;
+  /** Mean direction the daylight comes from (unit), or null when the photo shows no opening. */
+  key: Vec3 | null;
+  /** How much brighter than their clipped pixels the openings were taken to be. */
+  gain: number;
+}
+
+export const ENV_W = 64;
+export const ENV_H = 32;
+
+/**
+ * Mean reflectance of a room's walls, floor and ceiling together. In a closed room the
+ * surfaces' radiance is this much of the mean light arriving, which fixes how strong the
+ * clipped openings must really be.
+ */
+const ROOM_ALBEDO = 0.6;
+/** Openings behind glass are rarely less than this much brighter than clipping, nor more than the cap. */
+const GAIN_RANGE: [number, number] = [1.5, 16];
+/** A wall pixel this bright (sRGB) is a light source, its true level unknown. */
+const CLIPPED = 0.93;
+/** The unseen wall behind the camera, metres behind it. */
+const FRONT_WALL = -1.5;
+
+export function texelDirection(i: number, j: number): Vec3 {
+  const theta = ((j + 0.5) / ENV_H) * Math.PI;
+  const phi = ((i + 0.5) / ENV_W) * 2 * Math.PI - Math.PI;
+  const s = Math.sin(theta);
+  return [s * Math.sin(phi), Math.cos(theta), s * Math.cos(phi)];
+}
+
+export function directionTexel(d: Vec3): number {
+  const theta = Math.acos(clamp(d[1], -1, 1));
+  const phi = Math.atan2(d[0], d[2]);
+  const j = Math.min(ENV_H - 1, Math.floor((theta / Math.PI) * ENV_H));
+  const i = ((Math.floor(((phi + Math.PI) / (2 * Math.PI)) * ENV_W) % ENV_W) + ENV_W) % ENV_W;
+  return j * ENV_W + i;
+}
+
+/** Real spherical harmonics up to order 2 at a unit direction. */
+function shBasis(x: number, y: number, z: number, out: Float64Array): void {
+  out[0] = 0.282095;
+  out[1] = 0.488603 * y;
+  out[2] = 0.488603 * z;
+  out[3] = 0.488603 * x;
+  out[4] = 1.092548 * x * y;
+  out[5] = 1.092548 * y * z;
+  out[6] = 0.315392 * (3 * z * z - 1);
+  out[7] = 1.092548 * x * z;
+  out[8] = 0.546274 * (x * x - y * y);
+}
+
+/** Cosine-lobe convolution per band, over pi: radiance coefficients to a white matte surface's radiance. */
+const BAND = [1, 2 / 3, 2 / 3, 2 / 3, 1 / 4, 1 / 4, 1 / 4, 1 / 4, 1 / 4];
+
+/** Radiance of a white matte surface facing `n`, from spherical harmonics (never negative). */
+export function evalSh(sh: Float64Array, nx: number, ny: number, nz: number, out: Vec3): void {
+  const b0 = 0.282095;
+  const b1 = 0.488603 * ny;
+  const b2 = 0.488603 * nz;
+  const b3 = 0.488603 * nx;
+  const b4 = 1.092548 * nx * ny;
+  const b5 = 1.092548 * ny * nz;
+  const b6 = 0.315392 * (3 * nz * nz - 1);
+  const b7 = 1.092548 * nx * nz;
+  const b8 = 0.546274 * (nx * nx - ny * ny);
+  for (let c = 0; c < 3; c++) {
+    const o = c * 9;
+    const v =
+      sh[o]! * b0 + sh[o + 1]! * b1 + sh[o + 2]! * b2 + sh[o + 3]! * b3 + sh[o + 4]! * b4 + sh[o + 5]! * b5 + sh[o + 6]! * b6 + sh[o + 7]! * b7 + sh[o + 8]! * b8;
+    out[c] = v > 0 ? v : 0;
+  }
+}
+
+interface Surfaces {
+  floor: Vec3;
+  ceiling: Vec3;
+  wall: Vec3;
+}
+
+/** Where a ray from `o` leaves the room box: the point and which surface it is on. */
+function hitBox(o: Vec3, d: Vec3, box: RoomBox): { p: Vec3; surface: 'floor' | 'ceiling' | 'left' | 'right' | 'back' | 'front' } {
+  let t = Infinity;
+  let surface: 'floor' | 'ceiling' | 'left' | 'right' | 'back' | 'front' = 'back';
+  const take = (tt: number, s: typeof surface) => {
+    if (tt > 1e-6 && tt < t) {
+      t = tt;
+      surface = s;
+    }
+  };
+  if (d[1] < 0) take(-o[1] / d[1], 'floor');
+  if (d[1] > 0) take((box.ceiling - o[1]) / d[1], 'ceiling');
+  if (d[0] < 0) take((box.left - o[0]) / d[0], 'left');
+  if (d[0] > 0) take((box.right - o[0]) / d[0], 'right');
+  if (d[2] > 0) take((box.back - o[2]) / d[2], 'back');
+  if (d[2] < 0) take((FRONT_WALL - o[2]) / d[2], 'front');
+  return { p: [o[0] + d[0] * t, o[1] + d[1] * t, o[2] + d[2] * t], surface };
+}
+
+function inOpening(p: Vec3, surface: string, openings: Opening[]): boolean {
+  for (const o of openings) {
+    if (!o.daylight || o.wall !== surface) continue;
+    const along = o.wall === 'back' ? p[0] : p[2];
+    if (along >= o.from && along <= o.to && p[1] >= o.bottom && p[1] <= o.top) return true;
+  }
+  return false;
+}
+
+const luminance = (c: ArrayLike<number>, i = 0) => 0.2126 * c[i]! + 0.7152 * c[i + 1]! + 0.0722 * c[i + 2]!;
+
+/**
+ * The room's radiance around `centre` (a point among the furniture, in metres): each direction
+ * takes the photo's colour where it meets the room box in view, and the mean colour of that
+ * surface where the photo does not show it (behind the camera). Daylight openings and clipped
+ * lights are then scaled up until the room's light budget balances: the surfaces' mean radiance
+ * must be ROOM_ALBEDO times the mean light arriving.
+ */
+export function estimateRadiance(cam: Camera, box: RoomBox, walls: Wall[], openings: Opening[], color: ColorPlanes, floorColor: Vec3, ceilingColor: Vec3 | null, centre: Vec3): RoomRadiance {
+  const wallMean: Vec3 = [0, 0, 0];
+  for (const w of walls) for (let k = 0; k < 3; k++) wallMean[k]! += w.color[k]! / walls.length;
+  if (!walls.length) wallMean.fill(0.7);
+  const fallback: Surfaces = {
+    floor: toLinear(floorColor),
+    ceiling: toLinear(ceilingColor ?? wallMean),
+    wall: toLinear(wallMean),
+  };
+  const n = ENV_W * ENV_H;
+  const env = new Float32Array(n * 3);
+  const daylight = new Uint8Array(n);
+  const solid = new Float64Array(n);
+  const tmp: Vec3 = [0, 0, 0];
+  for (let j = 0; j < ENV_H; j++) {
+    for (let i = 0; i < ENV_W; i++) {
+      const t = j * ENV_W + i;
+      const d = texelDirection(i, j);
+      solid[t] = ((2 * Math.PI) / ENV_W) * (Math.PI / ENV_H) * Math.sin(((j + 0.5) / ENV_H) * Math.PI);
+      const { p, surface } = hitBox(centre, d, box);
+      const q = cam.project(p);
+      if (q.depth > 0.2 && sampleColor(color, q.u, q.v, tmp)) {
+        const lin = toLinear(tmp);
+        env.set(lin, t * 3);
+        // Clipped patches of floor and ceiling are glare on gloss and overexposed paint, not lights.
+        const wall = surface !== 'floor' && surface !== 'ceiling';
+        if (inOpening(p, surface, openings) || (wall && Math.max(tmp[0], tmp[1], tmp[2]) > CLIPPED)) daylight[t] = 1;
+      } else {
+        const c = surface === 'floor' ? fallback.floor : surface === 'ceiling' ? fallback.ceiling : fallback.wall;
+        env.set(c, t * 3);
+      }
+    }
+  }
+  // The light budget: surfaces' mean radiance S = ROOM_ALBEDO x (mean arriving light), which is
+  // the solid-angle-weighted mean of surfaces and openings, the openings scaled by the gain.
+  let wS = 0;
+  let sumS = 0;
+  let wO = 0;
+  let sumO = 0;
+  for (let t = 0; t < n; t++) {
+    const l = luminance(env, t * 3) * solid[t]!;
+    if (daylight[t]) {
+      wO += solid[t]!;
+      sumO += l;
+    } else {
+      wS += solid[t]!;
+      sumS += l;
+    }
+  }
+  const total = wS + wO;
+  const meanS = sumS / Math.max(1e-9, wS);
+  const needed = (meanS / ROOM_ALBEDO) * total - sumS;
+  const gain = sumO > 1e-6 ? clamp(needed / sumO, GAIN_RANGE[0], GAIN_RANGE[1]) : 1;
+  // What the openings cannot supply comes from lights the photo does not show: spread over the surfaces.
+  const lift = Math.max(1, (needed - gain * sumO) / Math.max(1e-9, sumS) + 1);
+  for (let t = 0; t < n; t++) {
+    const k = daylight[t] ? gain : lift;
+    for (let c = 0; c < 3; c++) env[t * 3 + c]! *= k;
+  }
+  const ambient = new Float64Array(27);
+  const sun = new Float64Array(27);
+  const basis = new Float64Array(9);
+  const keySum: Vec3 = [0, 0, 0];
+  for (let j = 0; j < ENV_H; j++) {
+    for (let i = 0; i < ENV_W; i++) {
+      const t = j * ENV_W + i;
+      const d = texelDirection(i, j);
+      shBasis(d[0], d[1], d[2], basis);
+      const target = daylight[t] ? sun : ambient;
+      for (let c = 0; c < 3; c++) {
+        const l = env[t * 3 + c]! * solid[t]!;
+        for (let b = 0; b < 9; b++) target[c * 9 + b]! += l * basis[b]! * BAND[b]!;
+      }
+      if (daylight[t]) {
+        const w = luminance(env, t * 3) * solid[t]!;
+        for (let k = 0; k < 3; k++) keySum[k]! += d[k]! * w;
+      }
+    }
+  }
+  const key = Math.hypot(...keySum) > 1e-6 ? normalize([keySum[0], Math.max(keySum[1], 0.35 * Math.hypot(keySum[0], keySum[2])), keySum[2]]) : null;
+  return { env, glossy: blurEnv(env, 2), daylight, ambient, sun, key, gain };
+}
+
+/** Box blur of the map, `radius` texels each way, wrapping around in longitude; twice, so nearly Gaussian. */
+function blurEnv(env: Float32Array, radius: number): Float32Array {
+  let src = env;
+  for (let pass = 0; pass < 2; pass++) {
+    const rows = new Float32Array(src.length);
+    for (let j = 0; j < ENV_H; j++) {
+      for (let i = 0; i < ENV_W; i++) {
+        for (let c = 0; c < 3; c++) {
+          let s = 0;
+          for (let k = -radius; k <= radius; k++) s += src[(j * ENV_W + ((i + k + ENV_W) % ENV_W)) * 3 + c]!;
+          rows[(j * ENV_W + i) * 3 + c] = s / (2 * radius + 1);
+        }
+      }
+    }
+    const cols = new Float32Array(src.length);
+    for (let j = 0; j < ENV_H; j++) {
+      for (let i = 0; i < ENV_W; i++) {
+        for (let c = 0; c < 3; c++) {
+          let s = 0;
+          for (let k = -radius; k <= radius; k++) s += rows[(clamp(j + k, 0, ENV_H - 1) * ENV_W + i) * 3 + c]!;
+          cols[(j * ENV_W + i) * 3 + c] = s / (2 * radius + 1);
+        }
+      }
+    }
+    src = cols;
+  }
+  return src;
+}
+
+/** What a glossy finish reflects from direction `d` (linear RGB). */
+export function glossyLookup(r: RoomRadiance, d: Vec3, out: Vec3): void {
+  const t = directionTexel(d) * 3;
+  out[0] = r.glossy[t]!;
+  out[1] = r.glossy[t + 1]!;
+  out[2] = r.glossy[t + 2]!;
+}
