@@ -218,7 +218,7 @@ const armchair: Builder = (c, { w, d, h }) => {
 const sideTable: Builder = (c, { w, h }) => {
   const { b, style, mat } = c;
   const r = w / 2;
-  const topMat = style.shape === 'curved' ? mat('top') : style.shape === 'square' ? mat('metal') : mat('wood');
+  const topMat = style.shape === 'curved' || style.shape === 'square' ? mat('top') : mat('wood');
   b.lathe(0, 0, [[r - 0.01, h - 0.03], [r, h - 0.025], [r, h], [0, h]], 28, topMat);
   const baseMat = style.shape === 'rolled' ? mat('wood') : mat('metal');
   b.lathe(0, 0, [[r * 0.6, 0], [r * 0.6, 0.02], [0.03, 0.06], [0.022, h * 0.5], [0.03, h - 0.03]], 20, baseMat);
@@ -302,7 +302,7 @@ const art: Builder = (c, { w, h }) => {
 };
 
 const rug: Builder = (c, { w, d }) => {
-  c.b.roundedBox([0, 0.0075, 0], [w / 2, 0.0075, d / 2], 0.006, c.mat('rug'));
+  c.b.roundedBox([0, 0.005, 0], [w / 2, 0.005, d / 2], 0.004, c.mat('rug'));
 };
 
 const nightstand: Builder = (c, { w, d, h }) => {

@@ -121,6 +121,48 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
   }
 }
 
+/**
+ * Surface relief per material: how its soft creases (upholstery, bedding) or pile (rugs) tilt the
+ * normal at a local point, as a vector to add to it; false for smooth finishes. Shading the
+ * tilted normal makes the texture answer the room's light as cloth does, where a colour
+ * pattern alone reads as printed on.
+ */
+export function relief(kind: MaterialKind, x: number, y: number, z: number, seed: number, out: Vec3): boolean {
+  let freq: number;
+  let amp: number;
+  switch (kind) {
+    case 'fabric':
+    case 'velvet':
+      freq = 7;
+      amp = 0.22;
+      break;
+    case 'linen':
+      freq = 9;
+      amp = 0.32;
+      break;
+    case 'leather':
+      freq = 12;
+      amp = 0.1;
+      break;
+    case 'rug':
+      freq = 90;
+      amp = 0.22;
+      break;
+    default:
+      return false;
+  }
+  const h = 0.3;
+  const fx = x * freq;
+  const fy = y * freq;
+  const fz = z * freq;
+  const s = seed + 17;
+  const n0 = noise3(fx, fy, fz, s);
+  out[0] = ((noise3(fx + h, fy, fz, s) - n0) / h) * amp;
+  out[1] = ((noise3(fx, fy + h, fz, s) - n0) / h) * amp;
+  out[2] = ((noise3(fx, fy, fz + h, s) - n0) / h) * amp;
+  return true;
+}
+
 /** Rug patterns in rug-local metres (origin at the centre); `pattern` picks the style. */
 function rugPattern(pm: PreparedMaterial, x: number, z: number, seed: number, out: Vec3): void {
   const { m, c1, c2, c3 } = pm;

@@ -4,7 +4,7 @@ import type { Camera } from './camera.ts';
 import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
 import { evalSh, glossyLookup, type RoomRadiance } from './light.ts';
-import { albedo, prepare, toLinear, type PreparedMaterial } from './materials.ts';
+import { albedo, prepare, relief, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
 import { blurPlane } from './lines.ts';
@@ -90,6 +90,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
   const day: Vec3 = [0, 0, 0];
   const env: Vec3 = [0, 0, 0];
   const refl: Vec3 = [0, 0, 0];
+  const bump: Vec3 = [0, 0, 0];
   const eye: Vec3 = [0, cam.p.eyeHeight, 0];
   const [lx, ly, lz] = light.key;
   const { radiance } = light;
@@ -116,6 +117,16 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
       ny = -ny;
       nz = -nz;
       ndv = -ndv;
+    }
+    if (relief(m.kind, f.lx, f.ly, f.lz, f.material * 7919, bump)) {
+      nx += bump[0];
+      ny += bump[1];
+      nz += bump[2];
+      const nl = Math.hypot(nx, ny, nz) || 1;
+      nx /= nl;
+      ny /= nl;
+      nz /= nl;
+      ndv = Math.max(0.02, nx * vx + ny * vy + nz * vz);
     }
     evalSh(radiance.ambient, nx, ny, nz, amb);
     evalSh(radiance.sun, nx, ny, nz, day);
