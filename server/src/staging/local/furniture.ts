@@ -138,7 +138,7 @@ const sofa: Builder = (c, { w, d, h }) => {
   const pillowRoles: Role[] = ['pillowA', 'pillowB'];
   for (const sx of [-1, 1]) {
     const role = pillowRoles[sx < 0 ? 0 : 1]!;
-    b.roundedBox([sx * (inner / 2 - 0.24), seatTop + 0.2, -d / 2 + backD + 0.21], [0.21, 0.19, 0.06], 0.07, mat(role), 0.03);
+    b.pillow([sx * (inner / 2 - 0.24), seatTop + 0.2, -d / 2 + backD + 0.2], 0.22, 0.2, 0.16, 0.22, mat(role));
   }
   if (shape === 'soft') b.box([0, legH / 2, 0], [w / 2 - 0.06, legH / 2, d / 2 - 0.06], mat('dark'));
   else legs(c, w / 2, d / 2, legH, 0.07);
@@ -340,7 +340,7 @@ const bed: Builder = (c, { w, d, h }) => {
   const pw = w / 4 - 0.03;
   for (const sx of [-1, 1]) {
     b.roundedBox([sx * (w / 4), 0.62, -d / 2 + 0.22], [pw, 0.08, 0.18], 0.07, mat('bedding'), 0.02);
-    if (style.shape !== 'soft') b.roundedBox([sx * (w / 4 - 0.02), 0.78, -d / 2 + 0.14], [pw - 0.04, 0.2, 0.06], 0.07, mat(sx < 0 ? 'pillowA' : 'pillowB'), 0.02);
+    if (style.shape !== 'soft') b.pillow([sx * (w / 4 - 0.02), 0.78, -d / 2 + 0.15], pw - 0.04, 0.2, 0.17, 0.35, mat(sx < 0 ? 'pillowA' : 'pillowB'));
   }
   const hbTop = h + (style.shape === 'curved' ? 0.3 : style.shape === 'rolled' ? 0.15 : 0);
   const hbZ = -d / 2 - 0.04;

@@ -16,8 +16,10 @@ import { clamp, normalize, type Vec3 } from './vec.ts';
 export interface RoomRadiance {
   /** Linear RGB radiance per texel, ENV_W x ENV_H. */
   env: Float32Array;
-  /** The same blurred over about 15 degrees: what a glossy finish reflects. */
+  /** The same blurred over about 15 degrees: what a glossy finish (lacquer, marble, metal) reflects. */
   glossy: Float32Array;
+  /** Blurred over about 35 degrees: what a satin finish (oiled wood, leather) reflects. */
+  satin: Float32Array;
   /** Per texel: 1 where the light comes through a daylight opening or from a clipped light. */
   daylight: Uint8Array;
   /** Irradiance over pi (the radiance of a white matte surface), order-2 spherical harmonics x RGB, from all but the daylight. */
@@ -219,7 +221,7 @@ export function estimateRadiance(cam: Camera, box: RoomBox, walls: Wall[], openi
     }
   }
   const key = Math.hypot(...keySum) > 1e-6 ? normalize([keySum[0], Math.max(keySum[1], 0.35 * Math.hypot(keySum[0], keySum[2])), keySum[2]]) : null;
-  return { env, glossy: blurEnv(env, 2), daylight, ambient, sun, key, gain };
+  return { env, glossy: blurEnv(env, 2), satin: blurEnv(env, 5), daylight, ambient, sun, key, gain };
 }
 
 /** Box blur of the map, `radius` texels each way, wrapping around in longitude; twice, so nearly Gaussian. */
@@ -251,10 +253,11 @@ function blurEnv(env: Float32Array, radius: number): Float32Array {
   return src;
 }
 
-/** What a glossy finish reflects from direction `d` (linear RGB). */
-export function glossyLookup(r: RoomRadiance, d: Vec3, out: Vec3): void {
+/** What a finish reflects from direction `d` (linear RGB): a glossy one sharper, a satin one softer. */
+export function reflectedLight(r: RoomRadiance, d: Vec3, glossy: boolean, out: Vec3): void {
+  const map = glossy ? r.glossy : r.satin;
   const t = directionTexel(d) * 3;
-  out[0] = r.glossy[t]!;
-  out[1] = r.glossy[t + 1]!;
-  out[2] = r.glossy[t + 2]!;
+  out[0] = map[t]!;
+  out[1] = map[t + 1]!;
+  out[2] = map[t + 2]!;
 }

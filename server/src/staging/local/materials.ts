@@ -146,7 +146,7 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
       break;
     case 'rug':
       freq = 90;
-      amp = 0.22;
+      amp = 0.12;
       break;
     default:
       return false;

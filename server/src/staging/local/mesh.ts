@@ -187,6 +187,58 @@ export class MeshBuilder {
     }
   }
 
+  /**
+   * A throw pillow centred at c, `hw` x `hh` half size and `thick` thick at its middle, leaning
+   * back (towards -Z) by `lean` radians: two faces puffed towards the middle and pinched to a
+   * seam at the edges, the sides drawn in a little as a stuffed cover's are.
+   */
+  pillow(c: Vec3, hw: number, hh: number, thick: number, lean: number, material: number): void {
+    const n = 10;
+    const cl = Math.cos(lean);
+    const sl = Math.sin(lean);
+    const at = (u: number, v: number, side: number): Vec3 => {
+      const x = hw * u * (1 - 0.07 * (1 - v * v));
+      const y = hh * v * (1 - 0.07 * (1 - u * u));
+      const z = side * (thick / 2) * Math.pow(Math.max(0, (1 - u * u) * (1 - v * v)), 0.45);
+      return [c[0] + x, c[1] + y * cl + z * sl, c[2] - y * sl + z * cl];
+    };
+    const normal = (u: number, v: number, side: number): Vec3 => {
+      const e = 1e-3;
+      // Inside the rim, where the surface is smooth, from its tangents; at the seam, outwards.
+      const uu = Math.max(-1 + 2 * e, Math.min(1 - 2 * e, u));
+      const vv = Math.max(-1 + 2 * e, Math.min(1 - 2 * e, v));
+      const p = at(uu, vv, side);
+      const pu = at(uu + e, vv, side);
+      const pv = at(uu, vv + e, side);
+      const tu: Vec3 = [pu[0] - p[0], pu[1] - p[1], pu[2] - p[2]];
+      const tv: Vec3 = [pv[0] - p[0], pv[1] - p[1], pv[2] - p[2]];
+      const nn: Vec3 = [tu[1] * tv[2] - tu[2] * tv[1], tu[2] * tv[0] - tu[0] * tv[2], tu[0] * tv[1] - tu[1] * tv[0]];
+      return normalize([nn[0] * side, nn[1] * side, nn[2] * side]);
+    };
+    for (const side of [1, -1]) {
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          const u0 = -1 + (2 * i) / n;
+          const u1 = -1 + (2 * (i + 1)) / n;
+          const v0 = -1 + (2 * j) / n;
+          const v1 = -1 + (2 * (j + 1)) / n;
+          const a = at(u0, v0, side);
+          const b = at(u1, v0, side);
+          const cc = at(u1, v1, side);
+          const d = at(u0, v1, side);
+          const [na, nb, nc, nd] = [normal(u0, v0, side), normal(u1, v0, side), normal(u1, v1, side), normal(u0, v1, side)];
+          if (side > 0) {
+            this.triangle(a, b, cc, na, nb, nc, material);
+            this.triangle(a, cc, d, na, nc, nd, material);
+          } else {
+            this.triangle(a, cc, b, na, nc, nb, material);
+            this.triangle(a, d, cc, na, nd, nc, material);
+          }
+        }
+      }
+    }
+  }
+
   /** A thin slanted leg or rod between two points (square section). */
   rod(a: Vec3, b: Vec3, half: number, material: number): void {
     const d = normalize([b[0] - a[0], b[1] - a[1], b[2] - a[2]]);

@@ -3,7 +3,7 @@ import type { RoomModel } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
-import { evalSh, glossyLookup, type RoomRadiance } from './light.ts';
+import { evalSh, reflectedLight, type RoomRadiance } from './light.ts';
 import { albedo, prepare, relief, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
@@ -150,7 +150,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
     refl[0] = 2 * ndv * nx - vx;
     refl[1] = 2 * ndv * ny - vy;
     refl[2] = 2 * ndv * nz - vz;
-    glossyLookup(radiance, refl, env);
+    reflectedLight(radiance, refl, m.shininess >= 50, env);
     const fres = (1 - ndv) ** 5;
     if (m.kind === 'metal') {
       const k = (0.55 + 0.45 * fres) * ao;
