@@ -249,9 +249,10 @@ function artPattern(pm: PreparedMaterial, x: number, y: number, seed: number, ou
       break;
     }
     case 2: {
-      // Abstract: overlapping circle and blocks.
-      if (Math.hypot(x + 0.08, y - 0.06) < 0.18) t = 1;
-      if (x > 0.05 && y < -0.02) u = 1;
+      // Abstract: overlapping circle and blocks, painted: edges a little uneven and soft.
+      const wobble = (fbm3(x * 14, y * 14, 0, seed + 5, 2) - 0.5) * 0.02;
+      t = smoothstep(0.185, 0.175, Math.hypot(x + 0.08, y - 0.06) + wobble);
+      u = smoothstep(0.045, 0.055, x + wobble) * smoothstep(-0.015, -0.025, y - wobble);
       break;
     }
     case 3: {
@@ -269,4 +270,9 @@ function artPattern(pm: PreparedMaterial, x: number, y: number, seed: number, ou
   }
   mix3(c1, c2, clamp(t, 0, 1), out);
   if (u > 0) mix3(out, c3, clamp(u, 0, 1), out);
+  // Paint lies unevenly on canvas: a faint mottle, so no area is a flat printed colour.
+  const k = 1 + (fbm3(x * 25, y * 25, 0, seed + 11, 2) - 0.5) * 0.1;
+  out[0] *= k;
+  out[1] *= k;
+  out[2] *= k;
 }
