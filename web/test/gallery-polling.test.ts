@@ -8,8 +8,9 @@ vi.hoisted(() => {
 
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import type { Job, JobPage, JobStatus } from '@roomstager/contracts';
-import { JOBS_KEY, jobPageQuery } from '../src/features/jobs/api.ts';
+import { jobPageQuery } from '../src/features/gallery/api.ts';
 import { createQueryClient } from '../src/lib/query-client.ts';
+import { queryKeys } from '../src/lib/query-keys.ts';
 
 const job = (status: JobStatus): Job => ({
   id: '7b0d1c52-54a4-4c1f-9d0e-2f4a5b6c7d8e',
@@ -86,7 +87,7 @@ describe('the gallery follows listed jobs to the end', () => {
     (await mount(client)).unmount();
     expect(fetchMock).toHaveBeenCalledTimes(1);
 
-    await client.invalidateQueries({ queryKey: [JOBS_KEY] });
+    await client.invalidateQueries({ queryKey: queryKeys.jobs });
     (await mount(client)).unmount();
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });

@@ -1,11 +1,30 @@
 import { MutationObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createJob, retryJob, withIdempotencyKey } from '../src/features/jobs/api.ts';
+import type { Job } from '@roomstager/contracts';
+import { retryJob } from '../src/features/gallery/api.ts';
+import { createJob } from '../src/features/generate/api.ts';
+import { withIdempotencyKey } from '../src/lib/job-changes.ts';
 import { createQueryClient } from '../src/lib/query-client.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const body = { originalImageUrl: '/api/images/1', style: 'modern' as const, userLabel: null };
-const created = () => new Response(JSON.stringify({ id: 'job-1' }), { status: 201 });
+const job: Job = {
+  id: '7b0d1c52-54a4-4c1f-9d0e-2f4a5b6c7d8e',
+  originalImageUrl: '/api/images/1',
+  stagedImageUrl: null,
+  thumbnailUrl: '/api/images/1/thumbnail',
+  style: 'modern',
+  roomType: 'living_room',
+  userLabel: null,
+  status: 'pending',
+  errorMessage: null,
+  creditsUsed: 1,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  processingStartedAt: null,
+  processingCompletedAt: null,
+  structure: null,
+};
+const created = () => new Response(JSON.stringify(job), { status: 201 });
 
 /** Every Idempotency-Key the stubbed fetch was called with, and the bodies. */
 function stubFetch(...answers: Array<() => Promise<Response>>) {
@@ -18,7 +37,7 @@ function stubFetch(...answers: Array<() => Promise<Response>>) {
 }
 const networkError = () => Promise.reject(new TypeError('Failed to fetch'));
 
-describe('job actions send one Idempotency-Key per press (CR-03)', () => {
+describe('job actions send one Idempotency-Key per press', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('makes a new UUID for each press, kept out of the body', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginPath } from '../src/features/auth/login-path.ts';
+import { loginPath } from '../src/lib/login-path.ts';
 
 describe('loginPath', () => {
   it('keeps slashes readable, as the spec shows the address', () => {
