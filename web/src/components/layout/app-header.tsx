@@ -3,7 +3,7 @@ import { Coins, CreditCard, LogOut, Menu, User, X } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
 import type { SessionUser } from '@roomstager/contracts';
 import { cn } from '../../lib/cn.ts';
-import { useLogout } from '../../lib/session.ts';
+import { useLogout } from '../../lib/logout.ts';
 import { Logo } from './logo.tsx';
 import { usePhoneMenu } from './use-phone-menu.ts';
 

@@ -1,7 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { loginPath } from '../../lib/login-path.ts';
-import { logoutState, useSession } from '../../lib/session.ts';
+import { logoutState } from '../../lib/logout.ts';
+import { useSession } from '../../lib/session.ts';
 import { toast } from '../ui/use-toast.ts';
 
 function Spinner() {
