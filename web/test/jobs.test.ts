@@ -44,7 +44,7 @@ describe('progress panel', () => {
 });
 
 describe('download names', () => {
-  it('follow the spec', () => {
+  it('are staged-<style>-<time>.jpg and original-<time>.jpg', () => {
     expect(stagedFileName('modern', 1700000000000)).toBe('staged-modern-1700000000000.jpg');
     expect(originalFileName(1700000000000)).toBe('original-1700000000000.jpg');
   });

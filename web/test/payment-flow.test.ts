@@ -52,7 +52,7 @@ describe('capture errors keep the server code', () => {
     expect(calls.map((c) => c.url)).toEqual(['/api/paypal/order/ORDER1/capture']);
   });
 
-  it("keeps the spec's text for other failures, with their code", async () => {
+  it("keeps the processing-failed text for other failures, with their code", async () => {
     fakeServer([() => json(422, { message: 'The payment was declined.', error: 'PAYMENT_DECLINED' })]);
     const err = await captureAndRecord('ORDER1', () => undefined).catch((e: unknown) => e);
     expect(err).toMatchObject({ message: PAYMENT_ERRORS.processingFailed, code: 'PAYMENT_DECLINED' });

@@ -1,10 +1,10 @@
-/**
- * The one way the web app calls the API: same-origin credentials on every call, a JSON body and
- * content type only when there is a payload (the server's cross-site check refuses any other
- * content type on an unsafe method), one way of turning a failed answer into an error, and every
- * answer read through its zod contract from `@roomstager/contracts`. Each feature's calls sit in
- * its own `api.ts`; nothing else calls `fetch`.
- */
+// The one way the web app calls the API: same-origin credentials on every call, a JSON body and
+// content type only when there is a payload (the server's cross-site check refuses any other
+// content type on an unsafe method), one way of turning a failed answer into an error, and every
+// answer read through its zod contract from `@roomstager/contracts`. Each feature's calls sit in
+// its own `api.ts`; nothing else calls `fetch`.
+
+/** A failed answer: its status, and the body's message, error code and details when it had them. */
 export class ApiError extends Error {
   constructor(
     message: string,

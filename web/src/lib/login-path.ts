@@ -1,6 +1,6 @@
 /**
- * The sign-in address that comes back to `path` (spec: `/login?returnTo=/credits`). Slashes stay
- * readable, as the spec shows them; everything else that could end the parameter (`?`, `&`, `#`,
+ * The sign-in address that comes back to `path`, e.g. `/login?returnTo=/credits`. Slashes stay
+ * readable, as in that example; everything else that could end the parameter (`?`, `&`, `#`,
  * spaces) is encoded.
  */
 export function loginPath(path: string): string {

@@ -12,7 +12,7 @@ import { apiJson, apiJsonOrNull } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
 /** PayPal's client id and whether PayPal is the simulator (which has its own button). */
-export const paypalConfigQuery = queryOptions({
+const paypalConfigQuery = queryOptions({
   queryKey: queryKeys.paypalClientId,
   queryFn: ({ signal }) => apiJsonOrNull('/api/paypal/client-id', paypalClientIdResponseSchema, { signal }),
 });

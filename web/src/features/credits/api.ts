@@ -3,7 +3,7 @@ import { creditTransactionsResponseSchema } from '@roomstager/contracts';
 import { apiJsonOrNull } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
-export const creditTransactionsQuery = queryOptions({
+const creditTransactionsQuery = queryOptions({
   queryKey: queryKeys.creditTransactions,
   queryFn: ({ signal }) => apiJsonOrNull('/api/credits/transactions', creditTransactionsResponseSchema, { signal }),
 });

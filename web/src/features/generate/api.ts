@@ -23,7 +23,7 @@ export function useCreateJob() {
 const isFinished = (job: Job | null | undefined) => job?.status === 'completed' || job?.status === 'failed';
 
 /** A job is polled every 2 s until it is completed or failed. */
-export function jobQuery(id: string | null) {
+function jobQuery(id: string | null) {
   return queryOptions({
     queryKey: queryKeys.job(id),
     queryFn: ({ signal }) => apiJsonOrNull(`/api/jobs/${id}`, jobSchema, { signal }),

@@ -3,7 +3,7 @@ import { updateProfileResponseSchema, userStatsSchema, type UpdateProfileRequest
 import { apiJson, apiJsonOrNull } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
-export const userStatsQuery = queryOptions({
+const userStatsQuery = queryOptions({
   queryKey: queryKeys.userStats,
   queryFn: ({ signal }) => apiJsonOrNull('/api/users/stats', userStatsSchema, { signal }),
 });
