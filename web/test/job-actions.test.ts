@@ -1,30 +1,14 @@
 import { MutationObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Job } from '@roomstager/contracts';
 import { retryJob } from '../src/features/gallery/api.ts';
 import { createJob } from '../src/features/generate/api.ts';
 import { withIdempotencyKey } from '../src/lib/job-changes.ts';
 import { createQueryClient } from '../src/lib/query-client.ts';
+import { jobIn } from './job-fixture.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const body = { originalImageUrl: '/api/images/1', style: 'modern' as const, userLabel: null };
-const job: Job = {
-  id: '7b0d1c52-54a4-4c1f-9d0e-2f4a5b6c7d8e',
-  originalImageUrl: '/api/images/1',
-  stagedImageUrl: null,
-  thumbnailUrl: '/api/images/1/thumbnail',
-  style: 'modern',
-  roomType: 'living_room',
-  userLabel: null,
-  status: 'pending',
-  errorMessage: null,
-  creditsUsed: 1,
-  createdAt: '2026-01-01T10:00:00.000Z',
-  processingStartedAt: null,
-  processingCompletedAt: null,
-  structure: null,
-};
-const created = () => new Response(JSON.stringify(job), { status: 201 });
+const created = () => new Response(JSON.stringify(jobIn('pending')), { status: 201 });
 
 /** Every Idempotency-Key the stubbed fetch was called with, and the bodies. */
 function stubFetch(...answers: Array<() => Promise<Response>>) {
