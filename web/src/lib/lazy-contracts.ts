@@ -1,5 +1,5 @@
 /**
- * The contracts of the calls the public pages make. Loaded with the first answer that needs one
+ * The contract of the one call the public pages make, the session check. Loaded with its answer
  * (see `ContractSource`), so zod stays off the public pages' first paint.
  */
-export { logoutResponseSchema, meResponseSchema, storeReturnUrlResponseSchema } from '@roomstager/contracts';
+export { meResponseSchema } from '@roomstager/contracts';

@@ -1,10 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from '../components/ui/use-toast.ts';
-import { apiJson } from './api-client.ts';
+import { apiRequest } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
-
-const logoutContract = () => import('./lazy-contracts.ts').then((m) => m.logoutResponseSchema);
 
 /**
  * Set while a logout leaves a protected page: the router's navigation is a transition (and may
@@ -21,7 +19,10 @@ export function useLogout({ everywhere = false }: { everywhere?: boolean } = {})
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: () => apiJson('POST', everywhere ? '/api/auth/logout-all' : '/api/auth/logout', logoutContract),
+    // Only the status is read: whatever the answer, the session is dropped here (onSettled).
+    mutationFn: async () => {
+      await apiRequest('POST', everywhere ? '/api/auth/logout-all' : '/api/auth/logout');
+    },
     onSuccess: () => {
       toast(
         everywhere

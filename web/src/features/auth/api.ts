@@ -1,6 +1,9 @@
-import { apiJson } from '../../lib/api-client.ts';
+import { apiRequest } from '../../lib/api-client.ts';
 
-const storeReturnUrlContract = () => import('../../lib/lazy-contracts.ts').then((m) => m.storeReturnUrlResponseSchema);
-
-/** Where the coming sign-in lands: the server keeps `returnTo` with the sign-in attempt. */
-export const storeReturnUrl = (returnTo: string) => apiJson('POST', '/api/auth/store-return-url', storeReturnUrlContract, { returnTo });
+/**
+ * Where the coming sign-in lands: the server keeps `returnTo` with the sign-in attempt. Only the
+ * status is read: the browser leaves for Google next, whatever the answer says.
+ */
+export async function storeReturnUrl(returnTo: string): Promise<void> {
+  await apiRequest('POST', '/api/auth/store-return-url', { returnTo });
+}
