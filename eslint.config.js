@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import webImports from './web/eslint-import-rules.mjs';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'server/src/db/migrations/**', 'web/public/**'] },
@@ -20,6 +21,15 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // The web app's layers: app -> features -> shared (components, lib). See docs/architecture.md.
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { 'web-imports': webImports },
+    rules: {
+      'web-imports/import-direction': 'error',
+      'web-imports/no-import-cycle': 'error',
     },
   },
   {

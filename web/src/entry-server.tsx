@@ -18,4 +18,4 @@ export async function render(url: string): Promise<string> {
 }
 
 export { ROUTE_MODULES } from './app/routes.tsx';
-export { PAGE_META } from './app/page-meta.ts';
+export { PAGE_META } from './lib/page-meta.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, navigation, throwIfResNotOk } from '../src/lib/api-client.ts';
-import { fetchSession } from '../src/features/auth/use-session.ts';
-import { getQueryFn } from '../src/lib/query-client.ts';
+import { userStatsSchema } from '@roomstager/contracts';
+import { ApiError, apiJson, apiJsonOrNull, apiRequest, ContractError, navigation, throwIfResNotOk } from '../src/lib/api-client.ts';
+import { fetchSession } from '../src/lib/session.ts';
 
 const respond = (status: number, body: string, statusText = 'Status') => new Response(body || null, { status, statusText });
 
@@ -69,19 +69,31 @@ describe('apiRequest', () => {
   });
 });
 
-describe('default query function', () => {
+describe('answers read through their contract', () => {
   afterEach(() => vi.unstubAllGlobals());
+  const stats = { totalJobs: 2, totalCredits: 10, totalSpent: 900 };
 
-  it('joins the key with / and reads 401 as null, reading the answer to its end', async () => {
+  it('reads 401 as null where only a signed-in user has the data, reading the answer to its end', async () => {
     const answer = respond(401, JSON.stringify({ message: 'no' }));
     const fetchMock = vi.fn(async () => answer);
     vi.stubGlobal('fetch', fetchMock);
-    const fn = getQueryFn<unknown>({ on401: 'returnNull' });
     const signal = new AbortController().signal;
-    const result = await fn({ queryKey: ['/api/jobs', 'abc'], signal } as never);
+    const result = await apiJsonOrNull('/api/users/stats', userStatsSchema, { signal });
     expect(result).toBeNull();
-    expect(fetchMock).toHaveBeenCalledWith('/api/jobs/abc', { credentials: 'include', signal });
+    expect(fetchMock).toHaveBeenCalledWith('/api/users/stats', { method: 'GET', headers: {}, credentials: 'include', signal });
     expect(answer.bodyUsed).toBe(true);
+  });
+
+  it('answers the parsed body, and refuses one that breaks the contract', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => respond(200, JSON.stringify(stats))));
+    await expect(apiJsonOrNull('/api/users/stats', userStatsSchema)).resolves.toEqual(stats);
+    vi.stubGlobal('fetch', vi.fn(async () => respond(200, JSON.stringify({ totalJobs: 'two' }))));
+    await expect(apiJson('GET', '/api/users/stats', userStatsSchema)).rejects.toBeInstanceOf(ContractError);
+  });
+
+  it('loads a contract given as a loader before parsing', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => respond(200, JSON.stringify(stats))));
+    await expect(apiJson('GET', '/api/users/stats', async () => userStatsSchema)).resolves.toEqual(stats);
   });
 });
 
@@ -104,7 +116,7 @@ describe('session check', () => {
   });
 
   it('answers the user of a session', async () => {
-    const user = { username: 'Ada', email: 'ada@example.com', credits: 3 };
+    const user = { id: '7b0d1c52-54a4-4c1f-9d0e-2f4a5b6c7d8e', username: 'Ada', email: 'ada@example.com', credits: 3, createdAt: '2026-01-01T10:00:00.000Z' };
     vi.stubGlobal('fetch', vi.fn(async () => respond(200, JSON.stringify({ user }))));
     await expect(fetchSession({ signal })).resolves.toEqual(user);
   });

@@ -7,27 +7,13 @@ vi.hoisted(() => {
 });
 
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
-import type { Job, JobPage, JobStatus } from '@roomstager/contracts';
-import { JOBS_KEY, jobPageQuery } from '../src/features/jobs/api.ts';
+import type { JobPage, JobStatus } from '@roomstager/contracts';
+import { jobPageQuery } from '../src/features/gallery/api.ts';
 import { createQueryClient } from '../src/lib/query-client.ts';
+import { queryKeys } from '../src/lib/query-keys.ts';
+import { jobIn } from './job-fixture.ts';
 
-const job = (status: JobStatus): Job => ({
-  id: '7b0d1c52-54a4-4c1f-9d0e-2f4a5b6c7d8e',
-  originalImageUrl: '/api/images/1',
-  stagedImageUrl: status === 'completed' ? '/api/images/2' : null,
-  thumbnailUrl: '/api/images/1/thumbnail',
-  style: 'modern',
-  roomType: 'living_room',
-  userLabel: null,
-  status,
-  errorMessage: null,
-  creditsUsed: 1,
-  createdAt: '2026-01-01T10:00:00.000Z',
-  processingStartedAt: null,
-  processingCompletedAt: null,
-  structure: null,
-});
-const pageOf = (status: JobStatus): JobPage => ({ jobs: [job(status)], total: 1, page: 1, pageSize: 20 });
+const pageOf = (status: JobStatus): JobPage => ({ jobs: [jobIn(status)], total: 1, page: 1, pageSize: 20 });
 
 /** The server's answers to GET /api/jobs?page=1, one per call; the last one repeats. */
 function answer(...statuses: [JobStatus, ...JobStatus[]]) {
@@ -86,7 +72,7 @@ describe('the gallery follows listed jobs to the end', () => {
     (await mount(client)).unmount();
     expect(fetchMock).toHaveBeenCalledTimes(1);
 
-    await client.invalidateQueries({ queryKey: [JOBS_KEY] });
+    await client.invalidateQueries({ queryKey: queryKeys.jobs });
     (await mount(client)).unmount();
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });

@@ -1,11 +1,14 @@
 import { MutationObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createJob, retryJob, withIdempotencyKey } from '../src/features/jobs/api.ts';
+import { retryJob } from '../src/features/gallery/api.ts';
+import { createJob } from '../src/features/generate/api.ts';
+import { withIdempotencyKey } from '../src/lib/job-changes.ts';
 import { createQueryClient } from '../src/lib/query-client.ts';
+import { jobIn } from './job-fixture.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const body = { originalImageUrl: '/api/images/1', style: 'modern' as const, userLabel: null };
-const created = () => new Response(JSON.stringify({ id: 'job-1' }), { status: 201 });
+const created = () => new Response(JSON.stringify(jobIn('pending')), { status: 201 });
 
 /** Every Idempotency-Key the stubbed fetch was called with, and the bodies. */
 function stubFetch(...answers: Array<() => Promise<Response>>) {
@@ -18,7 +21,7 @@ function stubFetch(...answers: Array<() => Promise<Response>>) {
 }
 const networkError = () => Promise.reject(new TypeError('Failed to fetch'));
 
-describe('job actions send one Idempotency-Key per press (CR-03)', () => {
+describe('job actions send one Idempotency-Key per press', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('makes a new UUID for each press, kept out of the body', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROGRESS_STAGES, stageForTick } from '../src/features/generate/progress-panel.tsx';
 import { originalFileName, stagedFileName } from '../src/features/gallery/download.ts';
-import { creditsUsedLabel, isInProgress, jobTitle, processingTime, statusLabel } from '../src/features/jobs/format.ts';
+import { creditsUsedLabel, isInProgress, jobTitle, processingTime, statusLabel } from '../src/lib/job-format.ts';
 
 describe('job display rules', () => {
   it('reads unknown statuses as Pending', () => {
@@ -44,7 +44,7 @@ describe('progress panel', () => {
 });
 
 describe('download names', () => {
-  it('follow the spec', () => {
+  it('are staged-<style>-<time>.jpg and original-<time>.jpg', () => {
     expect(stagedFileName('modern', 1700000000000)).toBe('staged-modern-1700000000000.jpg');
     expect(originalFileName(1700000000000)).toBe('original-1700000000000.jpg');
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loginPath } from '../src/features/auth/login-path.ts';
+import { loginPath } from '../src/lib/login-path.ts';
 
 describe('loginPath', () => {
-  it('keeps slashes readable, as the spec shows the address', () => {
+  it('keeps slashes readable in the address', () => {
     expect(loginPath('/credits')).toBe('/login?returnTo=/credits');
     expect(loginPath('/checkout/89')).toBe('/login?returnTo=/checkout/89');
   });

@@ -39,7 +39,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('capture errors keep the server code (PAY-10)', () => {
+describe('capture errors keep the server code', () => {
   it('turns INSTRUMENT_DECLINED into a recoverable error telling the buyer to choose another way to pay', async () => {
     const calls = fakeServer([() => json(422, { message: 'Your payment method was declined. Please choose another way to pay.', error: 'INSTRUMENT_DECLINED' })]);
     const captured = vi.fn();
@@ -52,7 +52,7 @@ describe('capture errors keep the server code (PAY-10)', () => {
     expect(calls.map((c) => c.url)).toEqual(['/api/paypal/order/ORDER1/capture']);
   });
 
-  it("keeps the spec's text for other failures, with their code", async () => {
+  it("keeps the processing-failed text for other failures, with their code", async () => {
     fakeServer([() => json(422, { message: 'The payment was declined.', error: 'PAYMENT_DECLINED' })]);
     const err = await captureAndRecord('ORDER1', () => undefined).catch((e: unknown) => e);
     expect(err).toMatchObject({ message: PAYMENT_ERRORS.processingFailed, code: 'PAYMENT_DECLINED' });
@@ -84,7 +84,7 @@ describe('capture errors keep the server code (PAY-10)', () => {
   });
 });
 
-describe("PayPal's onApprove (PAY-10)", () => {
+describe("PayPal's onApprove", () => {
   it('returns actions.restart() when the funding source is declined', async () => {
     fakeServer([() => json(422, { message: 'declined', error: 'INSTRUMENT_DECLINED' })]);
     let restarted = false;
@@ -115,7 +115,7 @@ describe("PayPal's onApprove (PAY-10)", () => {
   });
 });
 
-describe('polling a PENDING capture (FE-06)', () => {
+describe('polling a PENDING capture', () => {
   it('backs off from 2 s, doubling, up to 30 s', () => {
     expect([0, 1, 2, 3, 4, 5, 10].map(pendingPollDelay)).toEqual([2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000]);
   });

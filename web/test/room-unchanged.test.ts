@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { RoomUnchanged } from '../src/features/jobs/room-unchanged.tsx';
+import { RoomUnchanged } from '../src/components/room-unchanged.tsx';
 
 const render = (job: Parameters<typeof RoomUnchanged>[0]['job']) => renderToStaticMarkup(createElement(RoomUnchanged, { job }));
 

@@ -1,7 +1,7 @@
 import { AlertCircle } from 'lucide-react';
 import { ButtonLink } from '../components/ui/button.tsx';
 import { Card } from '../components/ui/card.tsx';
-import { usePageMeta } from './use-page-meta.ts';
+import { usePageMeta } from '../lib/use-page-meta.ts';
 
 export function NotFoundPage() {
   usePageMeta('notFound');

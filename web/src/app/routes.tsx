@@ -2,7 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { NotFoundPage } from './not-found-page.tsx';
 
-/** Each screen is its own chunk, so the landing page ships only what it shows. */
+// Each screen is its own chunk, so the landing page ships only what it shows.
 const LandingPage = lazy(() => import('../features/landing/landing-page.tsx'));
 const LoginPage = lazy(() => import('../features/auth/sign-in-page.tsx').then((m) => ({ default: m.LoginPage })));
 const SignupPage = lazy(() => import('../features/auth/sign-in-page.tsx').then((m) => ({ default: m.SignupPage })));

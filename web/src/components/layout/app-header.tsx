@@ -2,8 +2,8 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Coins, CreditCard, LogOut, Menu, User, X } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
 import type { SessionUser } from '@roomstager/contracts';
-import { useLogout } from '../../features/auth/use-logout.ts';
 import { cn } from '../../lib/cn.ts';
+import { useLogout } from '../../lib/logout.ts';
 import { Logo } from './logo.tsx';
 import { usePhoneMenu } from './use-phone-menu.ts';
 

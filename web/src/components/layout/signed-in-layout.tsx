@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { RequireAuth } from '../../features/auth/require-auth.tsx';
-import { useSession } from '../../features/auth/use-session.ts';
+import { useSession } from '../../lib/session.ts';
 import { AppHeader } from './app-header.tsx';
 import { MainContent, SkipLink } from './main-content.tsx';
+import { RequireAuth } from './require-auth.tsx';
 
 function Shell({ children }: { children: ReactNode }) {
   const { data: user } = useSession();

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useSession } from '../../features/auth/use-session.ts';
+import { useSession } from '../../lib/session.ts';
 import { Logo } from './logo.tsx';
 
 // The signed-in bar (with its menu library) loads only for visitors who have a session.

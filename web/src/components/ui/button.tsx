@@ -14,7 +14,7 @@ const variants: Record<ButtonVariant, string> = {
   ghost: 'text-stone-700 hover:bg-stone-100 hover:text-stone-900 focus-visible:outline-stone-500',
   destructive: 'bg-red-700 text-white hover:bg-red-800 focus-visible:outline-red-700',
 };
-// Tap targets stay at least 44 px tall (UI.md), except the small size used inside dense rows.
+// Tap targets stay at least 44 px tall, for a thumb on a phone, except the small size used inside dense rows.
 const sizes: Record<ButtonSize, string> = {
   sm: 'min-h-9 px-3 text-sm',
   md: 'min-h-11 px-4 text-sm',

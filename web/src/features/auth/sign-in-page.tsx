@@ -1,15 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { ShieldCheck } from 'lucide-react';
-import { usePageMeta } from '../../app/use-page-meta.ts';
 import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { apiRequest, navigation } from '../../lib/api-client.ts';
+import { navigation } from '../../lib/api-client.ts';
+import { useSession } from '../../lib/session.ts';
+import { usePageMeta } from '../../lib/use-page-meta.ts';
+import { storeReturnUrl } from './api.ts';
 import { signInErrorMessage } from './sign-in-errors.ts';
-import { useSession } from './use-session.ts';
 
 export const GOOGLE_SIGN_IN_PATH = '/api/auth/google';
 
@@ -58,7 +59,7 @@ function SignInCard({ mode }: SignInPageProps) {
     setPending(true);
     if (returnTo.current) {
       try {
-        await apiRequest('POST', '/api/auth/store-return-url', { returnTo: returnTo.current });
+        await storeReturnUrl(returnTo.current);
       } catch {
         // The result is ignored: sign-in then lands on the default page.
       }

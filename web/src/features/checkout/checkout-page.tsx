@@ -2,16 +2,16 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { AlertTriangle, ShieldCheck } from 'lucide-react';
-import { packByPrice, type CreditPack, type PaymentOrderResponse, type PaymentResult, type PaypalClientIdResponse } from '@roomstager/contracts';
-import { usePageMeta } from '../../app/use-page-meta.ts';
+import { packByPrice, type CreditPack, type PaymentResult } from '@roomstager/contracts';
 import { PackFeatures } from '../../components/pack-card.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { apiJson } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
-import { SESSION_QUERY_KEY } from '../auth/use-session.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { usePageMeta } from '../../lib/use-page-meta.ts';
+import { createSimulatorOrder, usePaypalConfig } from './api.ts';
 import {
   asPurchaseError,
   captureAndRecord,
@@ -23,7 +23,7 @@ import {
   PENDING_TEXTS,
   SUCCESS_REDIRECT_MS,
   verdictOf,
-  type CompleteOutcome,
+  type PaymentHandlers,
   type PaymentState,
   type PendingVerdict,
 } from './payment-flow.ts';
@@ -40,16 +40,6 @@ const STATE_TEXT: Record<PaymentState, string> = {
   'credits-recorded': 'Credits added! Taking you to your credits...',
   error: 'PayPal Error',
 };
-
-export interface PaymentHandlers {
-  pack: CreditPack;
-  setState: (state: PaymentState) => void;
-  fail: (message: string) => void;
-  onPurchaseError: (error: unknown) => void;
-  /** 'restart' when PayPal declined the funding source: the buyer chooses another (PAY-10). */
-  complete: (orderID: string) => Promise<CompleteOutcome>;
-  cancelled: () => void;
-}
 
 function OrderSummary({ pack }: { pack: CreditPack }) {
   return (
@@ -82,7 +72,7 @@ function SimulatorButton({ handlers }: { handlers: PaymentHandlers }) {
   const pay = async () => {
     setPending(true);
     try {
-      const order = await apiJson<PaymentOrderResponse>('POST', '/api/payments/create-order', { creditPackage: handlers.pack.id });
+      const order = await createSimulatorOrder(handlers.pack);
       handlers.setState('order-created');
       if (!order.approveUrl) throw new Error(PAYMENT_ERRORS.createFailed);
       window.location.assign(order.approveUrl);
@@ -108,7 +98,7 @@ interface PendingPaymentInfo {
   startedAt: number;
 }
 
-/** A PENDING capture (FE-06): asks the server again with a bounded backoff until PayPal decides. */
+/** A PENDING capture: asks the server again with a bounded backoff until PayPal decides. */
 function PendingPaymentWatcher({ pending, onVerdict }: { pending: PendingPaymentInfo; onVerdict: (verdict: PendingVerdict) => void }) {
   const poll = useQuery(pendingPaymentQuery(pending.orderID, pending.result, pending.startedAt));
   const verdict = verdictOf(poll, pending.startedAt);
@@ -134,7 +124,7 @@ function Checkout({ pack }: { pack: CreditPack }) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState<PendingPaymentInfo | null>(null);
-  const config = useQuery<PaypalClientIdResponse | null>({ queryKey: ['/api/paypal/client-id'] });
+  const config = usePaypalConfig();
   const returned = useRef(false);
 
   const handlers = useRef<CheckoutHandlers | null>(null);
@@ -159,9 +149,9 @@ function Checkout({ pack }: { pack: CreditPack }) {
       succeed: () => {
         setState('credits-recorded');
         // The balance, history and stats all changed: read them again.
-        void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
-        void queryClient.invalidateQueries({ queryKey: ['/api/credits/transactions'] });
-        void queryClient.invalidateQueries({ queryKey: ['/api/users/stats'] });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.session });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.creditTransactions });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.userStats });
         window.setTimeout(() => navigate('/credits?success=true'), SUCCESS_REDIRECT_MS);
       },
       complete: async (orderID) => {
@@ -170,7 +160,7 @@ function Checkout({ pack }: { pack: CreditPack }) {
         try {
           const result: PaymentResult = await captureAndRecord(orderID, () => setState('captured'));
           if (result.status === 'PENDING') {
-            // FE-06: PayPal holds the payment; keep asking until it decides (or we stop waiting).
+            // PayPal holds the payment; keep asking until it decides (or we stop waiting).
             setNotice(PENDING_TEXTS.waiting);
             setState('approved');
             setPending({ orderID, result, startedAt: Date.now() });
@@ -180,7 +170,7 @@ function Checkout({ pack }: { pack: CreditPack }) {
           return 'done';
         } catch (err) {
           if (isInstrumentDeclined(err)) {
-            // PAY-10: recoverable; PayPal's window reopens (restart) for another funding source.
+            // Recoverable: PayPal's window reopens (restart) for another funding source.
             setNotice(INSTRUMENT_DECLINED_TEXT);
             setState('ready');
             return 'restart';

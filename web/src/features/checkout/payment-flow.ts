@@ -1,5 +1,7 @@
-import type { PaymentResult } from '@roomstager/contracts';
-import { ApiError, apiJson } from '../../lib/api-client.ts';
+import type { CreditPack, PaymentResult } from '@roomstager/contracts';
+import { ApiError } from '../../lib/api-client.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { captureOrder, confirmPayment } from './api.ts';
 
 /** The payment button's states. */
 export type PaymentState = 'loading' | 'ready' | 'order-created' | 'approved' | 'captured' | 'credits-recorded' | 'error';
@@ -34,16 +36,13 @@ export function asPurchaseError(error: unknown): Error {
   return error instanceof Error ? error : new Error(PAYMENT_ERRORS.createFailed);
 }
 
-/** PayPal's answer when the buyer's funding source is declined at capture (PAY-10): recoverable. */
+/** PayPal's answer when the buyer's funding source is declined at capture: recoverable, the buyer picks another. */
 export const INSTRUMENT_DECLINED = 'INSTRUMENT_DECLINED';
 
-/**
- * Not in the spec's list (it has no text for a declined funding source): the same words the
- * server answers with INSTRUMENT_DECLINED, telling the buyer to pick another way to pay.
- */
+/** The same words the server answers INSTRUMENT_DECLINED with, telling the buyer to pick another way to pay. */
 export const INSTRUMENT_DECLINED_TEXT = 'Your payment method was declined. Please choose another way to pay.';
 
-/** FE-06: shown while PayPal holds a PENDING capture, and when polling gives up waiting for it. */
+/** Shown while PayPal holds a PENDING capture, and when polling gives up waiting for it. */
 export const PENDING_TEXTS = {
   waiting: 'PayPal is still processing your payment. Your credits will be added as soon as it completes.',
   timedOut:
@@ -75,14 +74,14 @@ export const isInstrumentDeclined = (error: unknown): boolean => errorCode(error
 export async function captureAndRecord(orderID: string, onCaptured: () => void): Promise<PaymentResult> {
   let captureData: PaymentResult;
   try {
-    captureData = await apiJson<PaymentResult>('POST', `/api/paypal/order/${encodeURIComponent(orderID)}/capture`);
+    captureData = await captureOrder(orderID);
   } catch (error) {
     if (isInstrumentDeclined(error)) throw new PaymentFlowError(INSTRUMENT_DECLINED_TEXT, INSTRUMENT_DECLINED, { cause: error });
     throw new PaymentFlowError(error instanceof TypeError ? PAYMENT_ERRORS.network : PAYMENT_ERRORS.processingFailed, errorCode(error), { cause: error });
   }
   onCaptured();
   try {
-    return await apiJson<PaymentResult>('POST', '/api/payments/paypal-success', { orderID, captureData });
+    return await confirmPayment(orderID, captureData);
   } catch (error) {
     throw new PaymentFlowError(PAYMENT_ERRORS.creditFailed, errorCode(error), { cause: error });
   }
@@ -90,6 +89,17 @@ export async function captureAndRecord(orderID: string, onCaptured: () => void):
 
 /** How `complete` ended: done (success, pending or an error shown), or PayPal must let the buyer choose again. */
 export type CompleteOutcome = 'done' | 'restart';
+
+/** What a payment button (PayPal's, or the simulator's) reports to the checkout page. */
+export interface PaymentHandlers {
+  pack: CreditPack;
+  setState: (state: PaymentState) => void;
+  fail: (message: string) => void;
+  onPurchaseError: (error: unknown) => void;
+  /** 'restart' when PayPal declined the funding source: the buyer chooses another. */
+  complete: (orderID: string) => Promise<CompleteOutcome>;
+  cancelled: () => void;
+}
 
 /** What PayPal's onApprove hands over that the flow uses (a fake in tests). */
 export interface ApproveActions {
@@ -99,7 +109,7 @@ export interface ApproveActions {
 /**
  * PayPal's onApprove: capture and record; when PayPal declined the funding source
  * (INSTRUMENT_DECLINED), return `actions.restart()` so the buyer picks another one in PayPal's
- * window instead of hitting a dead end (PAY-10).
+ * window instead of hitting a dead end.
  */
 export async function approveWithRestart(
   orderID: string,
@@ -110,9 +120,9 @@ export async function approveWithRestart(
   if (outcome === 'restart') return actions.restart();
 }
 
-// ---- FE-06: a PENDING capture is polled until PayPal decides, with a bounded backoff --------------
+// ---- A PENDING capture is polled until PayPal decides, with a bounded backoff ---------------------
 
-/** First poll 2 s after the PENDING answer (the spec's polling default), doubling up to 30 s; 2 minutes in all. */
+/** First poll 2 s after the PENDING answer (the app's polling interval), doubling up to 30 s; 2 minutes in all. */
 export const PENDING_POLL = { firstDelayMs: 2000, maxDelayMs: 30_000, timeLimitMs: 120_000 } as const;
 
 /** The wait before poll number `attempt` (0 for the first). */
@@ -135,7 +145,7 @@ function isTransient(error: unknown): boolean {
 /**
  * What the latest poll says. `at` is when it answered, `startedAt` when the PENDING answer came:
  * COMPLETED ends in success; DECLINED, FAILED or REFUNDED, or a refusal of the server (such as
- * 422 PAYMENT_DECLINED), in the spec's failure text; anything else waits, until the time limit.
+ * 422 PAYMENT_DECLINED), in the processing-failed text; anything else waits, until the time limit.
  */
 export function pendingVerdict(poll: { data?: PaymentResult | undefined; error?: unknown; at: number; startedAt: number }): PendingVerdict {
   if (poll.error != null) {
@@ -169,14 +179,13 @@ export function verdictOf(state: Pick<PendingQueryState, 'data' | 'error' | 'dat
 
 /**
  * The polling query (TanStack Query options) of a PENDING payment: asks the server again through
- * the spec's confirmation call, which is idempotent, owner-only and asks PayPal about a pending
- * capture. The PENDING answer itself is the initial data, so the first poll waits its delay; every
+ * the confirmation call, which is idempotent, owner-only and asks PayPal about a pending capture. The PENDING answer itself is the initial data, so the first poll waits its delay; every
  * answer sets the next delay, never past the time limit, and a verdict other than waiting stops it.
  */
 export function pendingPaymentQuery(orderID: string, pending: PaymentResult, startedAt: number) {
   return {
-    queryKey: ['/api/payments/paypal-success', orderID] as const,
-    queryFn: () => apiJson<PaymentResult>('POST', '/api/payments/paypal-success', { orderID }),
+    queryKey: queryKeys.pendingPayment(orderID),
+    queryFn: () => confirmPayment(orderID),
     initialData: pending,
     initialDataUpdatedAt: startedAt,
     staleTime: Infinity,

@@ -1,10 +1,9 @@
 import { PayPalButtons, PayPalScriptProvider, usePayPalScriptReducer } from '@paypal/react-paypal-js';
-import { PAYMENT_CURRENCY, PAYMENT_INTENT, type PaymentOrderResponse } from '@roomstager/contracts';
+import { PAYMENT_CURRENCY } from '@roomstager/contracts';
 import { Component, useEffect, type ReactNode } from 'react';
-import { apiJson } from '../../lib/api-client.ts';
 import { cspStyleNonce } from '../../lib/csp-nonce.ts';
-import type { PaymentHandlers } from './checkout-page.tsx';
-import { approveWithRestart, PAYMENT_ERRORS } from './payment-flow.ts';
+import { createPaypalOrder } from './api.ts';
+import { approveWithRestart, PAYMENT_ERRORS, type PaymentHandlers } from './payment-flow.ts';
 
 function Buttons({ handlers }: { handlers: PaymentHandlers }) {
   const [{ isPending, isRejected }] = usePayPalScriptReducer();
@@ -18,11 +17,7 @@ function Buttons({ handlers }: { handlers: PaymentHandlers }) {
       onInit={() => handlers.setState('ready')}
       createOrder={async () => {
         try {
-          const order = await apiJson<PaymentOrderResponse>('POST', '/api/paypal/order', {
-            amount: handlers.pack.priceUsd,
-            currency: PAYMENT_CURRENCY,
-            intent: PAYMENT_INTENT,
-          });
+          const order = await createPaypalOrder(handlers.pack);
           handlers.setState('order-created');
           return order.id;
         } catch (error) {
@@ -30,7 +25,7 @@ function Buttons({ handlers }: { handlers: PaymentHandlers }) {
           throw error;
         }
       }}
-      // PAY-10: when PayPal declines the funding source at capture, restart lets the buyer choose another.
+      // When PayPal declines the funding source at capture, restart lets the buyer choose another.
       onApprove={(data, actions) => approveWithRestart(data.orderID, actions, handlers.complete)}
       onCancel={() => handlers.cancelled()}
       onError={() => handlers.fail(PAYMENT_ERRORS.processingFailed)}
@@ -38,7 +33,7 @@ function Buttons({ handlers }: { handlers: PaymentHandlers }) {
   );
 }
 
-/** A button that throws while rendering becomes the spec's render error, not a blank page. */
+/** A button that throws while rendering becomes the render-failed error, not a blank page. */
 class RenderGuard extends Component<{ onError: () => void; children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
   static getDerivedStateFromError() {

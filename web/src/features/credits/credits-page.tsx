@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { CheckCircle2, Coins } from 'lucide-react';
-import { CREDIT_PACKS, type CreditTransaction } from '@roomstager/contracts';
-import { usePageMeta } from '../../app/use-page-meta.ts';
+import { CREDIT_PACKS } from '@roomstager/contracts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
-import { useSession } from '../auth/use-session.ts';
+import { useSession } from '../../lib/session.ts';
+import { usePageMeta } from '../../lib/use-page-meta.ts';
+import { useCreditTransactions } from './api.ts';
 
 /** US format with a short month, e.g. 'Nov 23, 2026, 9:41 AM'. */
 export const formatTransactionDate = (iso: string): string =>
@@ -33,7 +33,7 @@ function SuccessBanner() {
 }
 
 function History() {
-  const { data, isPending, isError } = useQuery<CreditTransaction[] | null>({ queryKey: ['/api/credits/transactions'] });
+  const { data, isPending, isError } = useCreditTransactions();
   return (
     <Card className="mt-6">
       <CardHeader>

@@ -1,11 +1,10 @@
 import { toast } from '../../components/ui/use-toast.ts';
+import { fetchImage } from './api.ts';
 
-/** Downloads an image by URL under the spec's file name, with its toasts. */
+/** Downloads an image by URL under the given file name, with its toasts. */
 export async function downloadImage(url: string, filename: string): Promise<void> {
   try {
-    const res = await fetch(url, { credentials: 'include' });
-    if (!res.ok) throw new Error(`${res.status}`);
-    const blob = await res.blob();
+    const blob = await fetchImage(url);
     const href = URL.createObjectURL(blob);
     const a = document.createElement('a');
     a.href = href;

@@ -2,13 +2,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ChevronLeft, ChevronRight, ImageOff, Plus } from 'lucide-react';
 import type { Job } from '@roomstager/contracts';
-import { usePageMeta } from '../../app/use-page-meta.ts';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
 import { formatDate } from '../../lib/format.ts';
-import { useJobPage } from '../jobs/api.ts';
-import { jobTitle } from '../jobs/format.ts';
+import { jobTitle } from '../../lib/job-format.ts';
+import { usePageMeta } from '../../lib/use-page-meta.ts';
+import { useJobPage } from './api.ts';
 import { JobDialog } from './job-dialog.tsx';
 import { StatusBadge } from './status-badge.tsx';
 

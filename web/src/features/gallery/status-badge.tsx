@@ -1,5 +1,5 @@
 import { Badge } from '../../components/ui/badge.tsx';
-import { statusLabel } from '../jobs/format.ts';
+import { statusLabel } from '../../lib/job-format.ts';
 
 const variants = {
   Completed: 'success',

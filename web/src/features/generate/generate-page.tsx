@@ -3,20 +3,21 @@ import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Sparkles } from 'lucide-react';
 import { DEFAULT_ROOM_TYPE, ROOM_TYPES, ROOM_TYPE_LABELS, type RoomType, type Style } from '@roomstager/contracts';
-import { usePageMeta } from '../../app/use-page-meta.ts';
 import { BeforeAfterSlider, PHOTO_MAX_HEIGHT } from '../../components/before-after-slider.tsx';
+import { RoomUnchanged } from '../../components/room-unchanged.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { SESSION_QUERY_KEY, useSession } from '../auth/use-session.ts';
-import { useCreateJob, useJob, withIdempotencyKey } from '../jobs/api.ts';
-import { isInProgress, jobTitle } from '../jobs/format.ts';
+import { withIdempotencyKey } from '../../lib/job-changes.ts';
+import { isInProgress, jobTitle } from '../../lib/job-format.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { useSession } from '../../lib/session.ts';
+import { usePageMeta } from '../../lib/use-page-meta.ts';
+import { useCreateJob, useJob, useUpload } from './api.ts';
 import { FailurePanel } from './failure-panel.tsx';
 import { PhotoDropzone } from './photo-dropzone.tsx';
 import { ProgressPanel } from './progress-panel.tsx';
 import { StylePicker } from './style-picker.tsx';
-import { useUpload } from './upload.ts';
-import { RoomUnchanged } from '../jobs/room-unchanged.tsx';
 
 const fieldClass =
   'mt-1 block min-h-11 w-full rounded-lg border border-stone-300 bg-white px-3 text-sm text-stone-900 focus-visible:border-accent-700 focus-visible:outline-2 focus-visible:outline-accent-700';
@@ -47,8 +48,8 @@ export default function GeneratePage() {
   const failed = job?.status === 'failed';
   useEffect(() => {
     if (!failed) return;
-    void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
-    void queryClient.invalidateQueries({ queryKey: ['/api/credits/transactions'] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.session });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.creditTransactions });
   }, [failed, queryClient]);
 
   const credits = user?.credits ?? 0;

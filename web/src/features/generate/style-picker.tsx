@@ -1,13 +1,8 @@
 import { STYLES, type Style } from '@roomstager/contracts';
 import { cn } from '../../lib/cn.ts';
 import { PHOTOS, responsivePhoto } from '../../lib/responsive-image.ts';
+import { STYLE_INFO } from '../../lib/style-info.ts';
 
-export const STYLE_INFO: Record<Style, { name: string; description: string }> = {
-  modern: { name: 'Modern', description: 'Clean lines, greys, black metal and walnut' },
-  traditional: { name: 'Traditional', description: 'Rolled arms, warm woods, patterned rug, brass' },
-  minimalist: { name: 'Minimalist', description: 'Few pieces, light oak, white and beige' },
-  luxury: { name: 'Luxury', description: 'Velvet, marble and gold accents' },
-};
 
 interface StylePickerProps {
   value: Style | null;

@@ -1,6 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
-import type { UploadResponse } from '@roomstager/contracts';
-import { apiJson } from '../../lib/api-client.ts';
 import type { UploadBodyMessage } from './upload-body.worker.ts';
 
 /**
@@ -21,12 +18,5 @@ export function encodeUploadBody(file: File): Promise<Blob> {
       reject(new Error('Failed to convert file to base64'));
     };
     worker.postMessage(file);
-  });
-}
-
-/** POST /api/upload of the chosen file: pending from the press, while the body is still being built. */
-export function useUpload() {
-  return useMutation({
-    mutationFn: async (file: File) => apiJson<UploadResponse>('POST', '/api/upload', await encodeUploadBody(file)),
   });
 }

@@ -2,7 +2,7 @@ import { Menu, X } from 'lucide-react';
 import { Logo } from '../../components/layout/logo.tsx';
 import { usePhoneMenu } from '../../components/layout/use-phone-menu.ts';
 import { ButtonLink } from '../../components/ui/button.tsx';
-import { useSession } from '../auth/use-session.ts';
+import { useSession } from '../../lib/session.ts';
 
 const anchors = [
   { href: '#features', label: 'Features' },

@@ -1,15 +1,15 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Check, Clock, CreditCard } from 'lucide-react';
 import { CREDIT_PACKS } from '@roomstager/contracts';
-import { usePageMeta } from '../../app/use-page-meta.ts';
 import { BeforeAfterSlider } from '../../components/before-after-slider.tsx';
 import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SiteFooter } from '../../components/layout/site-footer.tsx';
+import { PackCard } from '../../components/pack-card.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { PackCard } from '../../components/pack-card.tsx';
 import { PHOTOS, responsivePhoto } from '../../lib/responsive-image.ts';
-import { useSession } from '../auth/use-session.ts';
+import { useSession } from '../../lib/session.ts';
+import { usePageMeta } from '../../lib/use-page-meta.ts';
 import { DEMO_EXAMPLES, FEATURES } from './content.ts';
 import { LandingHeader } from './landing-header.tsx';
 

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { ArrowLeft } from 'lucide-react';
-import { usePageMeta } from '../../app/use-page-meta.ts';
 import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
 import { SiteFooter } from '../../components/layout/site-footer.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { contactEmail } from '../../lib/contact.ts';
+import { usePageMeta } from '../../lib/use-page-meta.ts';
 import { PrivacyPolicyContent } from './privacy-policy-content.tsx';
 import { TermsContent } from './terms-content.tsx';
 

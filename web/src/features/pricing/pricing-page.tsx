@@ -1,13 +1,13 @@
 import { useNavigate } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
 import { CREDIT_PACKS, type CreditPack } from '@roomstager/contracts';
-import { usePageMeta } from '../../app/use-page-meta.ts';
 import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
 import { PackCard } from '../../components/pack-card.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
-import { loginPath } from '../auth/login-path.ts';
-import { useSession } from '../auth/use-session.ts';
+import { loginPath } from '../../lib/login-path.ts';
+import { useSession } from '../../lib/session.ts';
+import { usePageMeta } from '../../lib/use-page-meta.ts';
 
 /** Where the plan chosen while signed out is remembered until checkout. */
 export const INTENDED_PLAN_KEY = 'roomstager.intendedPlan';

@@ -1,16 +1,15 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
-import type { UpdateProfileRequest, UpdateProfileResponse, UserStats } from '@roomstager/contracts';
-import { usePageMeta } from '../../app/use-page-meta.ts';
+import type { UpdateProfileRequest } from '@roomstager/contracts';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { apiJson } from '../../lib/api-client.ts';
 import { formatCents, formatDate } from '../../lib/format.ts';
+import { useLogout } from '../../lib/logout.ts';
+import { useSession, type SessionUser } from '../../lib/session.ts';
 import { useFocusWhenLost } from '../../lib/use-focus-when-lost.ts';
-import { useLogout } from '../auth/use-logout.ts';
-import { SESSION_QUERY_KEY, useSession, type SessionUser } from '../auth/use-session.ts';
+import { usePageMeta } from '../../lib/use-page-meta.ts';
+import { useUpdateProfile, useUserStats } from './api.ts';
 
 const inputClass =
   'mt-1 block min-h-11 w-full rounded-lg border border-stone-300 bg-white px-3 text-sm text-stone-900 placeholder:text-stone-500 focus-visible:border-accent-700 focus-visible:outline-2 focus-visible:outline-accent-700';
@@ -24,7 +23,6 @@ export function profileChanges(user: Pick<SessionUser, 'username' | 'email'>, us
 }
 
 function ProfileCard({ user }: { user: SessionUser }) {
-  const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
@@ -33,12 +31,10 @@ function ProfileCard({ user }: { user: SessionUser }) {
   const editButton = useRef<HTMLButtonElement>(null);
   useFocusWhenLost(editing, editing ? usernameInput : editButton);
 
-  const update = useMutation({
-    mutationFn: (changes: UpdateProfileRequest) => apiJson<UpdateProfileResponse>('PATCH', '/api/users/profile', changes),
-    onSuccess: async () => {
+  const update = useUpdateProfile({
+    onSuccess: () => {
       toast({ title: 'Profile Updated', description: 'Your profile has been updated successfully.', variant: 'success' });
       setEditing(false);
-      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
     },
     onError: (error) => {
       toast({ title: 'Update Failed', description: error.message || 'Failed to update profile.', variant: 'destructive' });
@@ -139,7 +135,7 @@ function ProfileCard({ user }: { user: SessionUser }) {
 }
 
 function StatsCard({ user }: { user: SessionUser }) {
-  const { data: stats, isPending } = useQuery<UserStats | null>({ queryKey: ['/api/users/stats'] });
+  const { data: stats, isPending } = useUserStats();
   const rows: Array<[string, string]> = [
     ['Credits Available', String(user.credits)],
     ['Images Generated', stats ? String(stats.totalJobs) : '-'],
@@ -168,7 +164,7 @@ function StatsCard({ user }: { user: SessionUser }) {
   );
 }
 
-/** SES-05: end every session of the account, e.g. after signing in on a shared computer. */
+/** Ends every session of the account, e.g. after signing in on a shared computer. */
 function SessionsCard() {
   const logout = useLogout({ everywhere: true });
   return (

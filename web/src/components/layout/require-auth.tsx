@@ -1,9 +1,9 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { toast } from '../../components/ui/use-toast.ts';
-import { loginPath } from './login-path.ts';
-import { logoutState } from './use-logout.ts';
-import { useSession } from './use-session.ts';
+import { loginPath } from '../../lib/login-path.ts';
+import { logoutState } from '../../lib/logout.ts';
+import { useSession } from '../../lib/session.ts';
+import { toast } from '../ui/use-toast.ts';
 
 function Spinner() {
   return (

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from '../../components/ui/use-toast.ts';
-import { apiRequest } from '../../lib/api-client.ts';
-import { SESSION_QUERY_KEY } from './use-session.ts';
+import { toast } from '../components/ui/use-toast.ts';
+import { apiRequest } from './api-client.ts';
+import { queryKeys } from './query-keys.ts';
 
 /**
  * Set while a logout leaves a protected page: the router's navigation is a transition (and may
@@ -13,13 +13,16 @@ export const logoutState = { leaving: false };
 
 /**
  * Success or failure, the session cache is cleared and the browser goes to /.
- * `everywhere` ends every session of the account (SES-05), not only this browser's.
+ * `everywhere` ends every session of the account, not only this browser's.
  */
 export function useLogout({ everywhere = false }: { everywhere?: boolean } = {}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: async () => (await apiRequest('POST', everywhere ? '/api/auth/logout-all' : '/api/auth/logout')).json() as Promise<unknown>,
+    // Only the status is read: whatever the answer, the session is dropped here (onSettled).
+    mutationFn: async () => {
+      await apiRequest('POST', everywhere ? '/api/auth/logout-all' : '/api/auth/logout');
+    },
     onSuccess: () => {
       toast(
         everywhere
@@ -33,8 +36,8 @@ export function useLogout({ everywhere = false }: { everywhere?: boolean } = {})
     onSettled: () => {
       logoutState.leaving = true;
       navigate('/');
-      queryClient.setQueryData(SESSION_QUERY_KEY, null);
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
+      queryClient.setQueryData(queryKeys.session, null);
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.session[0] });
     },
   });
 }
