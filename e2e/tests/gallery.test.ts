@@ -26,8 +26,10 @@ async function createJobs(page: Page, photo: string, count: number, options: { f
       for (let made = 0; made < count; ) {
         const res = await post('/api/jobs', { originalImageUrl: imageUrl, style: 'modern' });
         if (res.ok) made++;
-        // Out of credits until a failed job's refund lands.
-        else if (res.status === 402 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+        // Out of credits until a failed job's refund lands; every attempt counts against the
+        // per-minute staging limit, so wait long enough not to spend it, and as told when spent.
+        else if (res.status === 402 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 750));
+        else if (res.status === 429 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 5)));
         else throw new Error(`job: ${res.status} ${await res.text()}`);
       }
     },
