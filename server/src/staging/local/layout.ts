@@ -99,27 +99,64 @@ function obstacleImageBox(room: RoomModel, o: Obstacle): { u0: number; v0: numbe
 }
 
 /** Pixel box of a placement's 3D bounds at the analysis camera. */
-function imageBox(room: RoomModel, p: Placement): { u0: number; v0: number; u1: number; v1: number } | null {
+type ImageBox = { u0: number; v0: number; u1: number; v1: number };
+
+/** Image bounding box of the piece's local box from `back` to its front, `height` tall. */
+function partImageBox(room: RoomModel, p: Placement, back: number, height: number): ImageBox | null {
   let u0 = Infinity;
   let v0 = Infinity;
   let u1 = -Infinity;
   let v1 = -Infinity;
+  const c = Math.cos(p.yaw);
+  const sn = Math.sin(p.yaw);
+  const hw = p.size.w / 2;
+  const hd = p.size.d / 2;
   // Art hangs centred on its lift; everything else stands on it.
   const y0 = p.kind === 'art' ? p.lift - p.size.h / 2 : p.lift;
-  for (const [x, z] of footprint(p)) {
-    for (const y of [y0, y0 + p.size.h]) {
-      const q = room.camera.project([x, y, z]);
-      if (q.depth < 0.3) return null;
-      u0 = Math.min(u0, q.u);
-      v0 = Math.min(v0, q.v);
-      u1 = Math.max(u1, q.u);
-      v1 = Math.max(v1, q.v);
+  for (const lx of [-hw, hw]) {
+    for (const lz of [-hd, -hd + back]) {
+      const x = p.x + c * lx + sn * lz;
+      const z = p.z - sn * lx + c * lz;
+      for (const y of [y0, y0 + height]) {
+        const q = room.camera.project([x, y, z]);
+        if (q.depth < 0.3) return null;
+        u0 = Math.min(u0, q.u);
+        v0 = Math.min(v0, q.v);
+        u1 = Math.max(u1, q.u);
+        v1 = Math.max(v1, q.v);
+      }
     }
   }
   return { u0, v0, u1, v1 };
 }
 
-function openingImageBox(room: RoomModel, o: Opening): { u0: number; v0: number; u1: number; v1: number } {
+function imageBox(room: RoomModel, p: Placement): ImageBox | null {
+  return partImageBox(room, p, p.size.d, p.size.h);
+}
+
+/**
+ * How tall a piece is in front of its back (a bed's mattress before its headboard, a sofa's
+ * arms before its back), for what it hides: the bounding box of the whole piece would count
+ * a headboard's height over the whole bed.
+ */
+const BODY: Partial<Record<PieceKind, { back: number; height: number }>> = {
+  bed: { back: 0.12, height: 0.62 },
+  sofa: { back: 0.25, height: 0.62 },
+};
+
+/** The parts of a piece as image boxes: its back at full height, and its body in front. */
+function silhouette(room: RoomModel, p: Placement): ImageBox[] | null {
+  const body = BODY[p.kind];
+  if (!body) {
+    const whole = imageBox(room, p);
+    return whole && [whole];
+  }
+  const back = partImageBox(room, p, body.back, p.size.h);
+  const front = partImageBox(room, p, p.size.d, Math.min(p.size.h, body.height));
+  return back && front && [back, front];
+}
+
+function openingImageBox(room: RoomModel, o: Opening): ImageBox {
   const at = (a: number, y: number) => wallPoint(room.box, o.wall, a, y);
   let u0 = Infinity;
   let v0 = Infinity;
@@ -185,10 +222,14 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
     }
     if (p.kind === 'rug') continue;
     const ob = openingImageBox(room, o);
-    const iw = Math.min(box.u1, ob.u1) - Math.max(box.u0, ob.u0);
-    const ih = Math.min(box.v1, ob.v1) - Math.max(box.v0, ob.v0);
     const area = Math.max(1, (ob.u1 - ob.u0) * (ob.v1 - ob.v0));
-    if (iw > 0 && ih > 0 && (iw * ih) / area > 0.08) return `hides ${o.kind}`;
+    let hidden = 0;
+    for (const part of silhouette(room, p) ?? [box]) {
+      const iw = Math.min(part.u1, ob.u1) - Math.max(part.u0, ob.u0);
+      const ih = Math.min(part.v1, ob.v1) - Math.max(part.v0, ob.v0);
+      if (iw > 0 && ih > 0) hidden += iw * ih;
+    }
+    if (hidden / area > 0.08) return `hides ${o.kind}`;
   }
   for (const wall of onCounter(p) ? [] : room.walls) {
     for (const [x, z] of fp) {

@@ -113,7 +113,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
   minimalist: {
     scale: 0.95,
     shape: 'soft',
-    omit: ['armchair', 'sideTable', 'floorLamp', 'bench', 'shelf', 'sideboard'],
+    omit: ['armchair', 'sideTable', 'floorLamp', 'bench', 'sideboard'],
     materials: {
       upholstery: fabric([0.86, 0.84, 0.8]),
       pillowA: fabric([0.78, 0.72, 0.62]),

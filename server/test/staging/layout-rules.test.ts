@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ROOM_TYPES, STYLES } from '@roomstager/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from '../../src/staging/local/analyze.ts';
+import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
+import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
+import { layoutRoom, violation, type Placement } from '../../src/staging/local/layout.ts';
+import { MeshBuilder } from '../../src/staging/local/mesh.ts';
+import { mulberry32 } from '../../src/staging/local/prng.ts';
+import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
+
+const FIXTURES = ['empty-living-portrait.jpg', 'empty-open-plan-living-dining.jpg', 'empty-hall-arched-windows.jpg'];
+const rooms = new Map<string, RoomModel>();
+
+beforeAll(async () => {
+  for (const name of FIXTURES) {
+    const photo = await decodeImage(readFileSync(fileURLToPath(new URL(`../fixtures/rooms/${name}`, import.meta.url))));
+    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    rooms.set(name, analyseRoom(await resizeRgb(photo, a.width, a.height)));
+  }
+});
+
+/** The way a piece faces, on the floor (its local +Z). */
+const facing = (p: Placement): [number, number] => [Math.sin(p.yaw), Math.cos(p.yaw)];
+
+/** Distance from a floor point to the nearest wall of the room box. */
+function toWall(room: RoomModel, x: number, z: number): number {
+  return Math.min(Math.abs(x - room.box.left), Math.abs(room.box.right - x), Math.abs(room.box.back - z));
+}
+
+describe("a stager's layout on the fixture photos", () => {
+  it('keeps every rule for every room type and style: on the floor, clear of openings and of each other, art on free wall', () => {
+    for (const [name, room] of rooms) {
+      for (const roomType of ROOM_TYPES) {
+        for (const style of STYLES) {
+          const placed = layoutRoom(room, roomType, STYLE_DEFS[style]);
+          expect(placed.length, `${name} ${roomType} ${style}`).toBeGreaterThan(1);
+          for (const [k, p] of placed.entries()) expect(violation(room, p, placed.slice(0, k)), `${name} ${roomType} ${style} ${p.kind}`).toBeNull();
+        }
+      }
+    }
+  });
+
+  it('puts the headboard against a wall and the sofa with its back to one', () => {
+    for (const [name, room] of rooms) {
+      for (const style of STYLES) {
+        for (const [roomType, kind] of [['bedroom', 'bed'], ['living_room', 'sofa']] as const) {
+          const piece = layoutRoom(room, roomType, STYLE_DEFS[style]).find((p) => p.kind === kind);
+          expect(piece, `${name} ${style} ${kind}`).toBeDefined();
+          const [fx, fz] = facing(piece!);
+          const backX = piece!.x - (fx * piece!.size.d) / 2;
+          const backZ = piece!.z - (fz * piece!.size.d) / 2;
+          expect(toWall(room, backX, backZ), `${name} ${style} ${kind}`).toBeLessThan(0.2);
+        }
+      }
+    }
+  });
+
+  it('tucks dining chairs at the table, each facing it', () => {
+    for (const [name, room] of rooms) {
+      for (const style of STYLES) {
+        const placed = layoutRoom(room, 'dining_room', STYLE_DEFS[style]);
+        const table = placed.find((p) => p.kind === 'diningTable');
+        expect(table, `${name} ${style}`).toBeDefined();
+        const chairs = placed.filter((p) => p.kind === 'chair');
+        expect(chairs.length, `${name} ${style}`).toBeGreaterThanOrEqual(2);
+        const [tx, tz] = facing(table!);
+        for (const c of chairs) {
+          const [fx, fz] = facing(c);
+          // Square to the table's long side, facing its middle, the seat's front under its edge.
+          expect(Math.abs(fx * tx + fz * tz)).toBeGreaterThan(0.99);
+          const across = (table!.x - c.x) * fx + (table!.z - c.z) * fz;
+          expect(across).toBeGreaterThan(0);
+          expect(across).toBeLessThan(table!.size.d / 2 + c.size.d / 2);
+        }
+      }
+    }
+  });
+
+  it('furnishes an office with a desk, its chair, the lamp on the desk, and a shelf where the wall has room', () => {
+    for (const [name, room] of rooms) {
+      for (const style of STYLES) {
+        const kinds = layoutRoom(room, 'office', STYLE_DEFS[style]).map((p) => p.kind);
+        expect(kinds, `${name} ${style}`).toEqual(expect.arrayContaining(['desk', 'officeChair']));
+        if (name === 'empty-open-plan-living-dining.jpg') expect(kinds, `${name} ${style}`).toContain('shelf');
+      }
+    }
+    // The desk's lamp is part of the desk: a shade above the worktop.
+    const b = new MeshBuilder();
+    const desk = pieceSize('desk', STYLE_DEFS.modern);
+    BUILDERS.desk({ b, style: STYLE_DEFS.modern, mat: () => 0, rng: mulberry32(1), ceiling: 2.5, lift: 0 }, desk);
+    const top = Math.max(...b.build().positions.filter((_, i) => i % 3 === 1));
+    expect(top).toBeGreaterThan(desk.h + 0.3);
+  });
+
+  it('hangs pendants from the ceiling: the cord reaches it', () => {
+    for (const [name, room] of rooms) {
+      for (const style of STYLES) {
+        const pendant = layoutRoom(room, 'dining_room', STYLE_DEFS[style]).find((p) => p.kind === 'pendant');
+        if (!pendant) continue;
+        const b = new MeshBuilder();
+        b.setTransform(pendant.x, pendant.z, pendant.yaw, pendant.lift);
+        BUILDERS.pendant({ b, style: STYLE_DEFS[style], mat: () => 0, rng: mulberry32(1), ceiling: room.box.ceiling, lift: pendant.lift }, pendant.size);
+        const top = Math.max(...b.build().positions.filter((_, i) => i % 3 === 1));
+        expect(top, `${name} ${style}`).toBeCloseTo(room.box.ceiling, 2);
+      }
+    }
+  });
+});
