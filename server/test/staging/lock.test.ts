@@ -156,7 +156,8 @@ describe('structure lock', () => {
       data[i + 2] = data[i + 2]! * 0.74;
     }
     const result = await lockAnswer(room, await asAnswer({ ...staged, data }), { composite: false });
-    expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['walls_recoloured'] });
+    // The next room seen through the doorway is repainted too.
+    expect(result.check).toMatchObject({ verdict: 'drift', reasons: expect.arrayContaining(['walls_recoloured']) });
   });
 
   it('finds a ceiling light added', async () => {

@@ -255,7 +255,7 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
     for (let i = 0; i + 1 < frames.length; i++) {
       const a = frames[i]!;
       const b = frames[i + 1]!;
-      if (b - a >= 0.6 && b - a <= 1.25) blocked.push([a, b]);
+      if (b - a >= 0.55 && b - a <= 1.8) blocked.push([a, b]);
     }
     for (const [from, to] of blocked) {
       if (to - from < 0.5 || openings.some((o) => o.wall === id && o.from < to && o.to > from)) continue;
