@@ -1,7 +1,9 @@
 /**
  * Renders every fixture photo in every style (living room), a debug overlay of the estimated
  * geometry per photo, sample renders of a synthetic empty bedroom and kitchen (no real photo of
- * those is among the fixtures), and a contact sheet of it all.
+ * those is among the fixtures), a contact sheet of it all (the photo before, then each style,
+ * then the overlay), and the portrait living room staged beside a generative model's staging of
+ * the same photo, at the same size, to judge the two by eye.
  * Run: npx tsx scripts/render-examples.ts <output-folder> [room type]
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,7 +42,9 @@ const sheet: OverlayOptions[] = [];
 let row = 0;
 for (const src of sources) {
   let debugDone = false;
-  for (const [col, style] of STYLES.entries()) {
+  sheet.push({ input: await sharp(src.bytes).resize(tile, tile, { fit: 'contain', background: '#222' }).toBuffer(), left: 0, top: row * tile });
+  for (const [index, style] of STYLES.entries()) {
+    const col = index + 1;
     const t = performance.now();
     const d = await stageDetailed(src.bytes, style, src.roomType, signal);
     const file = join(out, `${src.name}-${src.roomType}-${style}.jpg`);
@@ -52,15 +56,30 @@ for (const src of sources) {
       const overlay = drawDebug(await decodeImage(src.bytes), d.room, d.placements.map((p) => ({ corners: footprint(p) })));
       const dbg = await encodeJpeg(overlay);
       writeFileSync(join(out, `${src.name}-${src.roomType}-debug.jpg`), dbg);
-      sheet.push({ input: await sharp(dbg).resize(tile, tile, { fit: 'contain', background: '#222' }).toBuffer(), left: STYLES.length * tile, top: row * tile });
+      sheet.push({ input: await sharp(dbg).resize(tile, tile, { fit: 'contain', background: '#222' }).toBuffer(), left: (STYLES.length + 1) * tile, top: row * tile });
       debugDone = true;
     }
   }
   row++;
 }
 const sheetFile = join(out, 'contact-sheet.png');
-await sharp({ create: { width: (STYLES.length + 1) * tile, height: row * tile, channels: 3, background: '#222' } })
+await sharp({ create: { width: (STYLES.length + 2) * tile, height: row * tile, channels: 3, background: '#222' } })
   .composite(sheet)
   .png()
   .toFile(sheetFile);
 console.log(sheetFile);
+
+// The generative model's staging of the portrait room (a model's answer changes the room: it
+// removed the curtain and added a mirror) beside the local engine's, both at the photo's size.
+const reference = readFileSync(join(import.meta.dirname, '../server/test/fixtures/generative/staged-by-a-generative-model.jpg'));
+const ours = readFileSync(join(out, `empty-living-portrait-${roomType}-modern.jpg`));
+const { width: rw = 0, height: rh = 0 } = await sharp(reference).metadata();
+const besideFile = join(out, 'portrait-beside-generative.jpg');
+await sharp({ create: { width: 2 * rw + 16, height: rh, channels: 3, background: '#222' } })
+  .composite([
+    { input: await sharp(ours).resize(rw, rh, { fit: 'fill' }).toBuffer(), left: 0, top: 0 },
+    { input: reference, left: rw + 16, top: 0 },
+  ])
+  .jpeg({ quality: 90 })
+  .toFile(besideFile);
+console.log(besideFile);
