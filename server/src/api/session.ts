@@ -1,7 +1,7 @@
 import type { SessionUser } from '@roomstager/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { SESSION_TTL_MS, SIGN_IN_TTL_MS, type AuthService } from '../services/auth.service.ts';
+import { SESSION_TTL_MS, SIGN_IN_TTL_MS, type AuthService } from '../domain/auth/auth.service.ts';
 import { UnauthorizedError } from './errors.ts';
 
 /**

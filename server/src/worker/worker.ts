@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { InvalidImageError, StructureDriftError, type EngineLogger, type StageOutput, type StagingEngine } from '../staging/engine.ts';
 import type { Container } from '../container.ts';
-import { addsSomething, makeThumbnail, normaliseEngineOutput } from '../services/image-files.ts';
-import type { ImagesService } from '../services/images.service.ts';
-import type { CreditsService } from '../services/credits.service.ts';
-import type { ClaimedJob, JobQueue } from '../services/job-queue.ts';
-import type { EventLog, PaymentsService } from '../services/payments.service.ts';
-import type { RateLimitsService } from '../services/rate-limits.service.ts';
+import { addsSomething, makeThumbnail, normaliseEngineOutput } from '../domain/images/image-files.ts';
+import type { ImagesService } from '../domain/images/images.service.ts';
+import type { CreditsService } from '../domain/credits/credits.service.ts';
+import type { ClaimedJob, JobQueue } from '../domain/jobs/job-queue.ts';
+import type { EventLog, PaymentsService } from '../domain/payments/payments.service.ts';
+import type { RateLimitsService } from '../domain/rate-limits/rate-limits.service.ts';
 
 export const FAILURE_MESSAGES = {
   invalidImage: 'This photo could not be read. Please upload a JPEG or PNG photo of a room.',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/api/errors.ts';
-import { Semaphore } from '../../src/services/semaphore.ts';
+import { Semaphore } from '../../src/domain/images/semaphore.ts';
 
 function gate() {
   let open = () => {};

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../src/db/schema.ts';
-import { normaliseEngineOutput } from '../../src/services/image-files.ts';
+import { normaliseEngineOutput } from '../../src/domain/images/image-files.ts';
 import { classifyEngineError, FAILURE_MESSAGES } from '../../src/worker/worker.ts';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, type TestApp } from '../helpers.ts';
 import { b64, DrawingEngine, FailingEngine, FlakyEngine, GatedEngine, HangingEngine, makeJpeg } from './fakes.ts';

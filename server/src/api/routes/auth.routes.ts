@@ -9,7 +9,7 @@ import {
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import { SignInError } from '../../services/auth.service.ts';
+import { SignInError } from '../../domain/auth/auth.service.ts';
 import { AppError, UnauthorizedError } from '../errors.ts';
 import { requireUser, sessionCookies } from '../session.ts';
 import { parseInput } from '../validation.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import type { ImageRow } from '../../services/images.service.ts';
+import type { ImageRow } from '../../domain/images/images.service.ts';
 import { NotFoundError } from '../errors.ts';
 import { requireUser } from '../session.ts';
 

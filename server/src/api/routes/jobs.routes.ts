@@ -9,7 +9,7 @@ import {
 } from '@roomstager/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import type { JobOptions } from '../../services/jobs.service.ts';
+import type { JobOptions } from '../../domain/jobs/jobs.service.ts';
 import { AppError, BadRequestError } from '../errors.ts';
 import { requireUser } from '../session.ts';
 import { parseInput } from '../validation.ts';

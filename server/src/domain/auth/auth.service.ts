@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DEFAULT_RETURN_TO, type SessionUser, type SignInErrorCode } from '@roomstager/contracts';
 import { eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { sessions, signInAttempts, users } from '../db/schema.ts';
-import { OidcClient, OidcError } from '../integrations/google-oidc.ts';
+import type { Db } from '../../db/client.ts';
+import { sessions, signInAttempts, users } from '../../db/schema.ts';
+import { OidcClient, OidcError } from '../../integrations/google-oidc.ts';
 import { sanitizeReturnTo } from './return-to.ts';
-import { toSessionUser, type UsersService } from './users.service.ts';
+import { toSessionUser, type UsersService } from '../users/users.service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Absolute session lifetime (SES-04): the cookie's Max-Age too. */

@@ -1,6 +1,6 @@
 import { and, inArray, lte, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { rateLimits } from '../db/schema.ts';
+import type { Db } from '../../db/client.ts';
+import { rateLimits } from '../../db/schema.ts';
 
 /** Counting a hit runs on every limited request: a prepared statement (planned once per connection). */
 function prepareHit(db: Db) {

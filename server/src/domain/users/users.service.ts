@@ -7,10 +7,10 @@ import {
   type UserStats,
 } from '@roomstager/contracts';
 import { and, count, eq, sql } from 'drizzle-orm';
-import { NotFoundError } from '../api/errors.ts';
-import type { Db, Executor } from '../db/client.ts';
-import { jobs, payments, users } from '../db/schema.ts';
-import type { CreditsService } from './credits.service.ts';
+import { NotFoundError } from '../../api/errors.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { jobs, payments, users } from '../../db/schema.ts';
+import type { CreditsService } from '../credits/credits.service.ts';
 
 type UserRow = typeof users.$inferSelect;
 

@@ -1,4 +1,4 @@
-import { AppError } from '../api/errors.ts';
+import { AppError } from '../../api/errors.ts';
 
 export interface SemaphoreLimits {
   /** Tasks running at once, in all. */

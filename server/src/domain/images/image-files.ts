@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { IMAGE_LIMITS, MAX_UPLOAD_BYTES } from '@roomstager/contracts';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
-import { AppError, BadRequestError } from '../api/errors.ts';
+import { AppError, BadRequestError } from '../../api/errors.ts';
 
 /**
  * Pure image-file rules shared by uploads and the worker: strict base64,

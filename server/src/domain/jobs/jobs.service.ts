@@ -10,12 +10,12 @@ import {
 } from '@roomstager/contracts';
 import { createHash } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { AppError, ConflictError, NotFoundError } from '../api/errors.ts';
-import type { Db, Executor, Tx } from '../db/client.ts';
-import { jobs } from '../db/schema.ts';
-import { isUuid } from '../storage/keys.ts';
-import type { CreditsService } from './credits.service.ts';
-import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from './images.service.ts';
+import { AppError, ConflictError, NotFoundError } from '../../api/errors.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
+import { jobs } from '../../db/schema.ts';
+import { isUuid } from '../../storage/keys.ts';
+import type { CreditsService } from '../credits/credits.service.ts';
+import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from '../images/images.service.ts';
 
 export type JobRow = typeof jobs.$inferSelect;
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { StructureReport } from '@roomstager/contracts';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { jobs } from '../db/schema.ts';
-import type { CreditsService } from './credits.service.ts';
-import type { NormalisedImage } from './image-files.ts';
-import type { ImagesService } from './images.service.ts';
+import type { Db } from '../../db/client.ts';
+import { jobs } from '../../db/schema.ts';
+import type { CreditsService } from '../credits/credits.service.ts';
+import type { NormalisedImage } from '../images/image-files.ts';
+import type { ImagesService } from '../images/images.service.ts';
 import { REFUND_FAILED_DESCRIPTION, type JobRow } from './jobs.service.ts';
 
 /** A job this worker holds: its row as claimed, with the lease token every later write is fenced on. */

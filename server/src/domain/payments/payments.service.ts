@@ -12,9 +12,9 @@ import {
 import { setTimeout as delay } from 'node:timers/promises';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { AppError, BadRequestError, NotFoundError } from '../api/errors.ts';
-import type { Db, Executor } from '../db/client.ts';
-import { payments, users, webhookEvents } from '../db/schema.ts';
+import { AppError, BadRequestError, NotFoundError } from '../../api/errors.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { payments, users, webhookEvents } from '../../db/schema.ts';
 import {
   centsToValue,
   PayPalApiError,
@@ -23,8 +23,8 @@ import {
   type PayPalClient,
   type PayPalOrder,
   type WebhookTransmission,
-} from '../integrations/paypal.ts';
-import type { CreditsService } from './credits.service.ts';
+} from '../../integrations/paypal.ts';
+import type { CreditsService } from '../credits/credits.service.ts';
 
 /** The structured logger the routes pass in (pino's shape); security events carry `event: 'security.*'`. */
 export interface EventLog {
