@@ -7,7 +7,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Container } from '../container.ts';
 import { registerCanonicalHost } from './canonical-host.ts';
-import { AppError } from './errors.ts';
+import { DomainError } from '../domain/errors.ts';
+import { httpStatus } from './errors.ts';
 import { isApiPath } from './paths.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
 import { authRoutes } from './routes/auth.routes.ts';
@@ -84,8 +85,8 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   });
 
   app.setErrorHandler((error, req, reply) => {
-    if (error instanceof AppError) {
-      return reply.code(error.statusCode).send({ message: error.message, error: error.code, details: error.details });
+    if (error instanceof DomainError) {
+      return reply.code(httpStatus(error.code)).send({ message: error.message, error: error.code, details: error.details });
     }
     const status = typeof (error as { statusCode?: unknown }).statusCode === 'number' ? (error as { statusCode: number }).statusCode : 500;
     if (status >= 500) {

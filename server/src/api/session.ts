@@ -2,7 +2,7 @@ import type { SessionUser } from '@roomstager/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { SESSION_TTL_MS, SIGN_IN_TTL_MS, type AuthService } from '../domain/auth/auth.service.ts';
-import { UnauthorizedError } from './errors.ts';
+import { UnauthorizedError } from '../domain/errors.ts';
 
 /**
  * Cookie names. Over HTTPS the session cookie carries the `__Host-` prefix (Secure, Path=/, no

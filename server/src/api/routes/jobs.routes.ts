@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import type { JobOptions } from '../../domain/jobs/jobs.service.ts';
-import { AppError, BadRequestError } from '../errors.ts';
+import { BadRequestError, RateLimitedError } from '../../domain/errors.ts';
 import { requireUser } from '../session.ts';
 import { parseInput } from '../validation.ts';
 
@@ -43,9 +43,9 @@ export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: 
         timeWindow: 60_000,
         // Anonymous requests are counted by address, then refused by requireUser.
         keyGenerator: async (req: FastifyRequest) => `jobs:${(await req.resolveUser())?.id ?? req.ip}`,
-        // Thrown by the plugin; an AppError reaches the one error handler as {message, error}.
+        // Thrown by the plugin; a RateLimitedError reaches the one error handler as {message, error}.
         errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) =>
-          new AppError(429, `Too many stagings started. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`, 'RATE_LIMITED'),
+          new RateLimitedError(`Too many stagings started. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
       },
     },
   };

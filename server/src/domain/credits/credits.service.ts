@@ -1,14 +1,8 @@
 import type { CreditTransaction, CreditTransactionType } from '@roomstager/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { AppError } from '../../api/errors.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { creditTransactions, users } from '../../db/schema.ts';
-
-export class InsufficientCreditsError extends AppError {
-  constructor(message = 'Insufficient credits: You need at least 1 credit to generate a staging.') {
-    super(402, message, 'INSUFFICIENT_CREDITS');
-  }
-}
+import { InsufficientCreditsError } from './errors.ts';
 
 export interface LedgerEntry {
   userId: string;

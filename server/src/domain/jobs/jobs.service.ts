@@ -10,7 +10,8 @@ import {
 } from '@roomstager/contracts';
 import { createHash } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { AppError, ConflictError, NotFoundError } from '../../api/errors.ts';
+import { NotFoundError } from '../errors.ts';
+import { IdempotencyKeyReusedError, JobNotFailedError, TooManyActiveJobsError } from './errors.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { jobs } from '../../db/schema.ts';
 import { isUuid } from '../../storage/keys.ts';
@@ -65,12 +66,6 @@ export const REFUND_CANCELLED_DESCRIPTION = 'Refund: staging cancelled';
 /** Jobs one user may have pending or processing at once (one worker serves everyone fairly). */
 export const MAX_ACTIVE_JOBS_PER_USER = 20;
 
-export class TooManyActiveJobsError extends AppError {
-  constructor() {
-    super(429, `You already have ${MAX_ACTIVE_JOBS_PER_USER} stagings in progress. Please wait for them to finish.`, 'TOO_MANY_ACTIVE_JOBS');
-  }
-}
-
 /** `GET /api/jobs` without a page answers at most this many (newest first). */
 export const JOB_LIST_LIMIT = 1000;
 
@@ -92,12 +87,6 @@ export interface JobOptions {
   requestedEngine?: string | null;
   /** The request's Idempotency-Key (validated at the edge), CR-03. */
   idempotencyKey?: string | null;
-}
-
-export class IdempotencyKeyReusedError extends AppError {
-  constructor() {
-    super(422, 'This Idempotency-Key was already used for a different request. Send a new key for a new request.', 'IDEMPOTENCY_KEY_REUSED');
-  }
 }
 
 /** A key and the SHA-256 of the request it was sent with: a replay matches both. */
@@ -217,7 +206,7 @@ export class JobsService {
       .select({ n: count() })
       .from(jobs)
       .where(and(eq(jobs.userId, userId), sql`${jobs.status} in ('pending', 'processing')`));
-    if ((row?.n ?? 0) > MAX_ACTIVE_JOBS_PER_USER) throw new TooManyActiveJobsError();
+    if ((row?.n ?? 0) > MAX_ACTIVE_JOBS_PER_USER) throw new TooManyActiveJobsError(MAX_ACTIVE_JOBS_PER_USER);
   }
 
   async get(userId: string, jobId: string): Promise<Job> {
@@ -364,7 +353,7 @@ export class JobsService {
           return concurrent;
         }
         await this.findOwned(userId, jobId, tx); // 404 for no such job of this user
-        throw new ConflictError('Only a failed staging can be retried', 'JOB_NOT_FAILED');
+        throw new JobNotFailedError();
       }
       await this.credits.record(tx, { userId, type: 'usage', amount: -1, description: retryDescription(row.style), jobId: row.id });
       await this.checkActiveJobs(tx, userId);

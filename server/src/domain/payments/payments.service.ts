@@ -12,7 +12,7 @@ import {
 import { setTimeout as delay } from 'node:timers/promises';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { AppError, BadRequestError, NotFoundError } from '../../api/errors.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { payments, users, webhookEvents } from '../../db/schema.ts';
 import {
@@ -25,6 +25,7 @@ import {
   type WebhookTransmission,
 } from '../../integrations/paypal.ts';
 import type { CreditsService } from '../credits/credits.service.ts';
+import { captureDeclined, declinedInstrument, notApproved, PaymentError, paymentFailed, providerFailed } from './errors.ts';
 
 /** The structured logger the routes pass in (pino's shape); security events carry `event: 'security.*'`. */
 export interface EventLog {
@@ -38,15 +39,6 @@ type PaymentRow = typeof payments.$inferSelect;
 /** Claim priority of a buyer's jobs (jobs.priority; higher is claimed first). */
 export const PRIORITY_BY_PACK: Readonly<Record<CreditPackId, number>> = { starter: 0, professional: 1, enterprise: 2 };
 
-export class PaymentError extends AppError {}
-
-const declinedInstrument = () =>
-  new PaymentError(422, 'Your payment method was declined. Please choose another way to pay.', 'INSTRUMENT_DECLINED');
-const notApproved = () => new PaymentError(422, 'The payment has not been approved yet.', 'ORDER_NOT_APPROVED');
-const captureDeclined = () => new PaymentError(422, 'The payment was declined. Please try again with another payment method.', 'PAYMENT_DECLINED');
-const paymentFailed = () =>
-  new PaymentError(409, 'This payment could not be completed. Please start a new purchase or contact support.', 'PAYMENT_FAILED');
-const providerFailed = () => new PaymentError(502, 'Payment processing failed. Please try again.', 'PAYMENT_PROVIDER_ERROR');
 const orderNotFound = () => new NotFoundError('Order not found');
 
 const webhookEventSchema = z.looseObject({
@@ -163,7 +155,7 @@ export class PaymentsService {
     } catch (err) {
       await this.db.update(payments).set({ status: 'failed', statusDetail: 'CREATE_ORDER_FAILED', updatedAt: new Date() }).where(eq(payments.id, payment.id));
       log.error({ event: 'payment.create_failed', paymentId: payment.id, ...describeError(err) }, 'PayPal order creation failed');
-      throw new PaymentError(502, 'Failed to create order. Please try again.', 'PAYMENT_PROVIDER_ERROR');
+      throw new PaymentError('PAYMENT_PROVIDER_ERROR', 'Failed to create order. Please try again.');
     }
     await this.db.update(payments).set({ providerOrderId: order.id, updatedAt: new Date() }).where(eq(payments.id, payment.id));
     log.info({ event: 'payment.order_created', paymentId: payment.id, orderId: order.id, pack: pack.id }, 'payment order created');
@@ -275,11 +267,11 @@ export class PaymentsService {
     const webhookId = this.options.webhookId;
     if (!webhookId) {
       log.error({ event: 'security.webhook_unverifiable', eventId: event.id }, 'PAYPAL_WEBHOOK_ID is not set: PayPal webhooks cannot be verified');
-      throw new AppError(503, 'Webhook verification is not configured', 'WEBHOOK_NOT_CONFIGURED');
+      throw new PaymentError('WEBHOOK_NOT_CONFIGURED', 'Webhook verification is not configured');
     }
     if (Object.values(transmission).some((v) => !v)) {
       log.warn({ event: 'security.webhook_unverified', eventId: event.id, eventType: event.event_type, reason: 'missing transmission headers' }, 'unsigned PayPal webhook ignored');
-      throw new PaymentError(400, 'Webhook signature verification failed', 'WEBHOOK_UNVERIFIED');
+      throw new PaymentError('WEBHOOK_UNVERIFIED', 'Webhook signature verification failed');
     }
     let verified: boolean;
     try {
@@ -287,11 +279,11 @@ export class PaymentsService {
     } catch (err) {
       log.error({ event: 'payment.webhook_verify_failed', eventId: event.id, ...describeError(err) }, 'PayPal webhook verification call failed');
       // PayPal delivers again later.
-      throw new PaymentError(502, 'Webhook verification unavailable', 'PAYMENT_PROVIDER_ERROR');
+      throw new PaymentError('PAYMENT_PROVIDER_ERROR', 'Webhook verification unavailable');
     }
     if (!verified) {
       log.warn({ event: 'security.webhook_unverified', eventId: event.id, eventType: event.event_type, reason: 'signature' }, 'PayPal webhook with a bad signature ignored');
-      throw new PaymentError(400, 'Webhook signature verification failed', 'WEBHOOK_UNVERIFIED');
+      throw new PaymentError('WEBHOOK_UNVERIFIED', 'Webhook signature verification failed');
     }
 
     const [stored] = await this.db

@@ -7,7 +7,7 @@ import {
   type UserStats,
 } from '@roomstager/contracts';
 import { and, count, eq, sql } from 'drizzle-orm';
-import { NotFoundError } from '../../api/errors.ts';
+import { NotFoundError } from '../errors.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { jobs, payments, users } from '../../db/schema.ts';
 import type { CreditsService } from '../credits/credits.service.ts';
