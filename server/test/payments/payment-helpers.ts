@@ -96,11 +96,12 @@ export async function balanceOf(database: Database, userId: string): Promise<num
   return row?.credits ?? Number.NaN;
 }
 
+/** The user's purchase rows and the rows refunds of purchases wrote. */
 export async function purchaseRows(database: Database, userId: string) {
   return database.db
     .select()
     .from(creditTransactions)
-    .where(sql`${creditTransactions.userId} = ${userId} and ${creditTransactions.type} = 'purchase'`);
+    .where(sql`${creditTransactions.userId} = ${userId} and ${creditTransactions.type} in ('purchase', 'purchase_refund')`);
 }
 
 export async function paymentOf(database: Database, orderId: string) {

@@ -1,8 +1,10 @@
-import type { CreditTransaction, CreditTransactionType } from '@roomstager/contracts';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import type { CreditPack, CreditTransaction, CreditTransactionType, Style } from '@roomstager/contracts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
-import { creditTransactions, users } from '../../db/schema.ts';
+import { CreditsRepository, type LedgerViolation } from './credits.repository.ts';
 import { InsufficientCreditsError } from './errors.ts';
+import { ledgerDescription } from './ledger.ts';
+
+export type { LedgerViolation } from './credits.repository.ts';
 
 export interface LedgerEntry {
   userId: string;
@@ -18,30 +20,22 @@ export interface LedgerEntry {
  * The credit ledger: the only code that changes users.credits, and it always writes the
  * matching ledger row in the same transaction, so users.credits = sum(amount) holds for every
  * user. Callers open the transaction and pass `tx` (never the outer db inside it: that
- * deadlocks on PGlite and escapes the transaction on node-postgres).
+ * deadlocks on PGlite and escapes the transaction on node-postgres). Each kind of movement has
+ * its method, which writes its type and its description (ledger.ts).
  */
-export interface LedgerViolation {
-  id: string;
-  credits: number;
-  ledger: number;
-}
-
 export class CreditsService {
-  constructor(private readonly db: Db) {}
+  private readonly repository: CreditsRepository;
+
+  constructor(db: Db) {
+    this.repository = new CreditsRepository(db);
+  }
 
   /**
-   * Users whose balance differs from the sum of their ledger rows (CR-04: there must be none).
-   * The worker's sweep runs it and logs any as an error; tests assert it stays empty.
+   * Users whose balance differs from the sum of their ledger rows (there must be none). The
+   * worker's sweep runs it and logs any as an error; tests assert it stays empty.
    */
-  async violations(limit = 100): Promise<LedgerViolation[]> {
-    const rows = await this.db
-      .select({ id: users.id, credits: users.credits, ledger: sql<string>`coalesce(sum(${creditTransactions.amount}), 0)` })
-      .from(users)
-      .leftJoin(creditTransactions, eq(creditTransactions.userId, users.id))
-      .groupBy(users.id, users.credits)
-      .having(sql`${users.credits} <> coalesce(sum(${creditTransactions.amount}), 0)`)
-      .limit(limit);
-    return rows.map((r) => ({ id: r.id, credits: r.credits, ledger: Number(r.ledger) }));
+  violations(limit = 100): Promise<LedgerViolation[]> {
+    return this.repository.violations(limit);
   }
 
   /**
@@ -53,59 +47,77 @@ export class CreditsService {
     if (!Number.isInteger(entry.amount) || entry.amount === 0) {
       throw new Error(`A ledger entry needs a non-zero integer amount, got ${entry.amount}`);
     }
-    const [updated] = await tx
-      .update(users)
-      .set({ credits: sql`${users.credits} + ${entry.amount}` })
-      .where(and(eq(users.id, entry.userId), sql`${users.credits} + ${entry.amount} >= 0`))
-      .returning({ credits: users.credits });
-    if (!updated) {
-      const [exists] = await tx.select({ id: users.id }).from(users).where(eq(users.id, entry.userId));
-      if (!exists) throw new Error(`No user ${entry.userId} for a ledger entry`);
+    const balance = await this.repository.addToBalance(tx, entry.userId, entry.amount);
+    if (balance === undefined) {
+      if (!(await this.repository.userExists(tx, entry.userId))) throw new Error(`No user ${entry.userId} for a ledger entry`);
       throw new InsufficientCreditsError();
     }
-    const [row] = await tx
-      .insert(creditTransactions)
-      .values({
-        userId: entry.userId,
-        type: entry.type,
-        amount: entry.amount,
-        description: entry.description,
-        jobId: entry.jobId ?? null,
-        paymentId: entry.paymentId ?? null,
-      })
-      .returning({ id: creditTransactions.id });
-    if (!row) throw new Error('Ledger row was not written');
-    return { balance: updated.credits, transactionId: row.id };
+    const transactionId = await this.repository.insertRow(tx, {
+      userId: entry.userId,
+      type: entry.type,
+      amount: entry.amount,
+      description: entry.description,
+      jobId: entry.jobId ?? null,
+      paymentId: entry.paymentId ?? null,
+    });
+    return { balance, transactionId };
   }
 
-  /** Free credits given by the product (the free trial), inside the caller's transaction. */
-  grant(tx: Tx, userId: string, amount: number, description: string) {
+  /** The free trial of a new account. */
+  grantFreeTrial(tx: Tx, userId: string, amount: number) {
     if (amount <= 0) throw new Error('A grant must be positive');
-    return this.record(tx, { userId, type: 'grant', amount, description });
+    return this.record(tx, { userId, type: 'grant', amount, description: ledgerDescription.freeTrial() });
+  }
+
+  /** One credit for a job's run (its first, or a retry of a failed one). */
+  chargeStaging(tx: Tx, job: { userId: string; jobId: string; style: Style; retry: boolean }) {
+    const description = job.retry ? ledgerDescription.stagingRetry(job.style) : ledgerDescription.staging(job.style);
+    return this.record(tx, { userId: job.userId, type: 'usage', amount: -1, description, jobId: job.jobId });
+  }
+
+  /** The run's credit back: the job failed, or was deleted before it finished. */
+  refundStaging(tx: Tx, job: { userId: string; jobId: string; reason: 'failed' | 'cancelled' }) {
+    const description = job.reason === 'failed' ? ledgerDescription.stagingFailed() : ledgerDescription.stagingCancelled();
+    return this.record(tx, { userId: job.userId, type: 'refund', amount: 1, description, jobId: job.jobId });
+  }
+
+  /** A pack's credits, once its capture completed. */
+  creditPurchase(tx: Tx, purchase: { userId: string; paymentId: string; pack: CreditPack; credits: number }) {
+    return this.record(tx, {
+      userId: purchase.userId,
+      type: 'purchase',
+      amount: purchase.credits,
+      description: ledgerDescription.purchase(purchase.pack),
+      paymentId: purchase.paymentId,
+    });
+  }
+
+  /**
+   * Takes back up to `due` credits of a refunded purchase, as far as the balance allows (never
+   * below zero), under a lock on the balance; answers how many were removed.
+   */
+  async removeRefundedPurchase(tx: Tx, refund: { userId: string; paymentId: string; pack: CreditPack; due: number; full: boolean }): Promise<number> {
+    const balance = await this.repository.lockBalance(tx, refund.userId);
+    const removed = Math.min(refund.due, balance);
+    if (removed > 0) {
+      await this.record(tx, {
+        userId: refund.userId,
+        type: 'purchase_refund',
+        amount: -removed,
+        description: ledgerDescription.purchaseRefund(refund.pack, removed, refund.full),
+        paymentId: refund.paymentId,
+      });
+    }
+    return removed;
   }
 
   /** The user's ledger, newest first. */
-  async listTransactions(userId: string, executor: Executor = this.db): Promise<CreditTransaction[]> {
-    const rows = await executor
-      .select({
-        id: creditTransactions.id,
-        type: creditTransactions.type,
-        description: creditTransactions.description,
-        amount: creditTransactions.amount,
-        createdAt: creditTransactions.createdAt,
-      })
-      .from(creditTransactions)
-      .where(eq(creditTransactions.userId, userId))
-      .orderBy(desc(creditTransactions.createdAt), desc(creditTransactions.id));
-    return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  listTransactions(userId: string, executor?: Executor): Promise<CreditTransaction[]> {
+    return this.repository.list(userId, executor);
   }
 
-  /** Credits the user bought (sum of purchase rows). */
-  async totalPurchased(userId: string, executor: Executor = this.db): Promise<number> {
-    const [row] = await executor
-      .select({ total: sql<string | number | null>`coalesce(sum(${creditTransactions.amount}), 0)` })
-      .from(creditTransactions)
-      .where(and(eq(creditTransactions.userId, userId), eq(creditTransactions.type, 'purchase')));
-    return Number(row?.total ?? 0);
+  /** Credits the user bought, net of those refunds took back. */
+  totalPurchased(userId: string, executor?: Executor): Promise<number> {
+    return this.repository.sum(userId, ['purchase', 'purchase_refund'], executor);
   }
 }
