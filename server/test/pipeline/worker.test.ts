@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../src/db/schema.ts';
 import { normaliseEngineOutput } from '../../src/domain/images/image-files.ts';
-import { classifyEngineError, FAILURE_MESSAGES } from '../../src/worker/worker.ts';
+import { classifyEngineError, FAILURE_MESSAGES } from '../../src/worker/retry-policy.ts';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, type TestApp } from '../helpers.ts';
 import { b64, DrawingEngine, FailingEngine, FlakyEngine, GatedEngine, HangingEngine, makeJpeg } from './fakes.ts';
 import { api, balanceOf, ledgerOf, workerFor, type Client } from './pipeline-helpers.ts';
