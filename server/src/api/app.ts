@@ -35,7 +35,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Query parameters that carry one-time secrets (the OIDC callback's code and state, tokens). */
 const SECRET_PARAMS = new Set(['code', 'state', 'nonce', 'token', 'access_token', 'id_token', 'session_state']);
 
-/** The request as logged: its URL with secret parameter values blanked (AUTH-07, SEC-07). */
+/** The request as logged: its URL with secret parameter values blanked, so no log line carries a sign-in code or token. */
 export function requestForLog(req: FastifyRequest): Record<string, unknown> {
   const url = new URL(req.url, 'http://log.invalid');
   for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.has(name.toLowerCase())) url.searchParams.set(name, '[redacted]');

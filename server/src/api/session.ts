@@ -57,7 +57,7 @@ declare module 'fastify' {
 
 /**
  * Resolves the user from the session cookie, lazily and once per request. Routes use
- * `requireUser(request)` (401 without a valid session) or `currentUser(request)`.
+ * `requireUser(request)` (401 without a valid session) or `request.resolveUser()`.
  * Needs @fastify/cookie registered first.
  */
 export function registerSessions(app: FastifyInstance, auth: AuthService, cookies: SessionCookies): void {
@@ -73,9 +73,4 @@ export async function requireUser(request: FastifyRequest): Promise<SessionUser>
   const user = await request.resolveUser();
   if (!user) throw new UnauthorizedError();
   return user;
-}
-
-/** The signed-in user, or null. */
-export function currentUser(request: FastifyRequest): Promise<SessionUser | null> {
-  return request.resolveUser();
 }

@@ -26,7 +26,7 @@ export function parseOrderId(value: unknown): string {
   return value;
 }
 
-/** The spec's PayPal calls (section 7) and PayPal's webhook. */
+/** The checkout page's PayPal calls (client id, order, capture) and PayPal's webhook. */
 export function paypalRoutes(app: FastifyInstance, { payments, config }: Container): void {
   app.get('/api/paypal/client-id', async (_req, reply) => {
     const answer: PaypalClientIdResponse = payments.clientInfo();

@@ -18,7 +18,7 @@ interface Waiter {
 
 /**
  * Runs at most `limit` tasks at once and lets `queueLimit` more wait; beyond that it refuses
- * with 503 at once, so a burst of uploads cannot pile up decodes in memory (UP-09). Slots are
+ * with 503 at once, so a burst of uploads cannot pile up decodes in memory. Slots are
  * shared fairly between keys: one key runs at most `perKey` tasks and queues at most
  * `perKeyQueued`, and a freed slot goes to the longest-waiting task whose key is under its share,
  * so one account's slow files cannot stall everyone else's uploads.
