@@ -12,7 +12,7 @@ import { JobsRepository } from './domain/jobs/jobs.repository.ts';
 import { JobsService } from './domain/jobs/jobs.service.ts';
 import { UploadsService } from './domain/images/uploads.service.ts';
 import { UsersService } from './domain/users/users.service.ts';
-import { PayPalSimulator } from './dev/paypal-simulator.ts';
+import { PayPalSimulator } from './dev/paypal-simulator/simulator.ts';
 import { PayPalClient } from './integrations/paypal.ts';
 import { PaymentsService } from './domain/payments/payments.service.ts';
 import { RateLimitsService } from './domain/rate-limits/rate-limits.service.ts';

@@ -5,7 +5,7 @@ import { buildApp } from '../../src/api/app.ts';
 import { createContainer } from '../../src/container.ts';
 import type { Database } from '../../src/db/client.ts';
 import { creditTransactions, payments, users } from '../../src/db/schema.ts';
-import type { PayPalSimulator, WebhookDelivery } from '../../src/dev/paypal-simulator.ts';
+import type { PayPalSimulator, WebhookDelivery } from '../../src/dev/paypal-simulator/simulator.ts';
 import { CookieJar, me, signInWithDevIssuer } from '../auth/sign-in-helpers.ts';
 import { createTestApp, sameOrigin, testConfig, type TestApp } from '../helpers.ts';
 
