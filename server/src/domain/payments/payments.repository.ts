@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
+import { lockedBatch } from '../../db/locked-batch.ts';
 import { payments, users, webhookEvents } from '../../db/schema.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -116,19 +117,18 @@ export class PaymentsRepository {
    * in the same statement; concurrent claimers skip each other's rows (SKIP LOCKED).
    */
   async claimDueForCheck(now: Date, afterMs: number, maxDelayMs: number, limit: number): Promise<PaymentRow[]> {
-    const due = this.db
-      .select({ id: payments.id })
-      .from(payments)
-      .where(
-        and(
-          inArray(payments.status, ['created', 'pending']),
-          lt(payments.createdAt, new Date(now.getTime() - afterMs)),
-          or(isNull(payments.nextCheckAt), lte(payments.nextCheckAt, now)),
-        ),
-      )
-      .orderBy(asc(payments.createdAt))
-      .limit(limit)
-      .for('update', { skipLocked: true });
+    const due = lockedBatch(
+      this.db,
+      payments,
+      payments.id,
+      and(
+        inArray(payments.status, ['created', 'pending']),
+        lt(payments.createdAt, new Date(now.getTime() - afterMs)),
+        or(isNull(payments.nextCheckAt), lte(payments.nextCheckAt, now)),
+      ),
+      limit,
+      asc(payments.createdAt),
+    );
     return this.db
       .update(payments)
       .set({
