@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
-/** Every credit movement is one ledger row; `amount` is signed (usage negative). */
-export const CREDIT_TRANSACTION_TYPES = ['purchase', 'usage', 'refund', 'grant'] as const;
+/**
+ * Every credit movement is one ledger row; `amount` is signed. `refund` gives a staging's credit
+ * back (positive); `purchase_refund` takes back the credits of a purchase PayPal refunded or
+ * reversed (negative).
+ */
+export const CREDIT_TRANSACTION_TYPES = ['purchase', 'usage', 'refund', 'grant', 'purchase_refund'] as const;
 export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
 
 export const FREE_TRIAL_DESCRIPTION = 'Free trial credits';

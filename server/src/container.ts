@@ -4,17 +4,18 @@ import { openDatabase, type Database } from './db/client.ts';
 import { DevOidcIssuer } from './dev/oidc-issuer.ts';
 import { createTestEngines } from './dev/test-engines.ts';
 import { OidcClient } from './integrations/google-oidc.ts';
-import { AuthService } from './services/auth.service.ts';
-import { CreditsService } from './services/credits.service.ts';
-import { ImagesService } from './services/images.service.ts';
-import { JobQueue } from './services/job-queue.ts';
-import { JobsService } from './services/jobs.service.ts';
-import { UploadsService } from './services/uploads.service.ts';
-import { UsersService } from './services/users.service.ts';
-import { PayPalSimulator } from './dev/paypal-simulator.ts';
+import { AuthService } from './domain/auth/auth.service.ts';
+import { CreditsService } from './domain/credits/credits.service.ts';
+import { ImagesService } from './domain/images/images.service.ts';
+import { JobQueue } from './domain/jobs/job-queue.ts';
+import { JobsRepository } from './domain/jobs/jobs.repository.ts';
+import { JobsService } from './domain/jobs/jobs.service.ts';
+import { UploadsService } from './domain/images/uploads.service.ts';
+import { UsersService } from './domain/users/users.service.ts';
+import { PayPalSimulator } from './dev/paypal-simulator/simulator.ts';
 import { PayPalClient } from './integrations/paypal.ts';
-import { PaymentsService } from './services/payments.service.ts';
-import { RateLimitsService } from './services/rate-limits.service.ts';
+import { PaymentsService } from './domain/payments/payments.service.ts';
+import { RateLimitsService } from './domain/rate-limits/rate-limits.service.ts';
 import type { StagingEngine } from './staging/engine.ts';
 import { createLocalEngine } from './staging/local/index.ts';
 import { LockedEngine } from './staging/lock/engine.ts';
@@ -88,7 +89,11 @@ export async function createContainer(config: Config, overrides: ContainerOverri
 
   const db = database.db;
   const credits = overrides.credits ?? new CreditsService(db);
-  const users = overrides.users ?? new UsersService(db, credits);
+  const jobsRepository = new JobsRepository(db, config.WORKER_LEASE_MS);
+  // The stats read payments through a closure: the payments service is built further down.
+  const users =
+    overrides.users ??
+    new UsersService(db, credits, { completedJobs: (userId) => jobsRepository.countCompleted(userId), spentCents: (userId) => payments.totalSpentCents(userId) });
   const auth = overrides.auth ?? new AuthService(db, users, oidc);
 
   const storage = overrides.storage ?? createStorage(config);
@@ -96,7 +101,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const engine = overrides.engine ?? createEngine(config, testEngines);
   const images = overrides.images ?? new ImagesService(db, storage);
   const uploads = overrides.uploads ?? new UploadsService(db, images);
-  const queue = overrides.queue ?? new JobQueue(db, credits, images, config.WORKER_LEASE_MS);
+  const queue = overrides.queue ?? new JobQueue(db, jobsRepository, credits, images);
   const { paypal, paypalSimulator, webhookId } = createPayPal(config, overrides);
   const payments =
     overrides.payments ??
@@ -107,7 +112,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       webhookId,
     });
   const rateLimits = overrides.rateLimits ?? new RateLimitsService(db);
-  const jobs = overrides.jobs ?? new JobsService(db, credits, images, config.publicOrigin, (tx, userId) => payments.priorityForUser(tx, userId));
+  const jobs = overrides.jobs ?? new JobsService(db, jobsRepository, credits, images, config.publicOrigin, (tx, userId) => payments.priorityForUser(tx, userId));
   return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits };
 }
 

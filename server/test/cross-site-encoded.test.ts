@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sanitizeReturnTo } from '../src/services/return-to.ts';
+import { sanitizeReturnTo } from '../src/domain/auth/return-to.ts';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, sameOrigin, type TestApp } from './helpers.ts';
 import { FailingEngine } from './pipeline/fakes.ts';
 import { api, workerFor, type Client } from './pipeline/pipeline-helpers.ts';

@@ -9,7 +9,7 @@ import { buildApp } from '../src/api/app.ts';
 import { ConfigError, loadConfig, type Config } from '../src/config.ts';
 import { createContainer, type Container, type ContainerOverrides } from '../src/container.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
-import { CreditsService, type LedgerViolation } from '../src/services/credits.service.ts';
+import { CreditsService, type LedgerViolation } from '../src/domain/credits/credits.service.ts';
 
 /** True when the tests also run against a real PostgreSQL (CI sets it). */
 export const postgresUrl = process.env.TEST_DATABASE_URL || undefined;

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { rateLimits, signInAttempts } from '../src/db/schema.ts';
-import { RateLimitsService } from '../src/services/rate-limits.service.ts';
-import { createWorker, SWEEP_BATCH } from '../src/worker/worker.ts';
+import { RateLimitsService } from '../src/domain/rate-limits/rate-limits.service.ts';
+import { SWEEP_BATCH } from '../src/worker/sweeps.ts';
+import { createWorker } from '../src/worker/worker.ts';
 import { createSignedInUser, createTestApp, databaseKinds, postgresUrl, sameOrigin, type TestApp } from './helpers.ts';
 
 const json = { ...sameOrigin, 'content-type': 'application/json' };

@@ -7,7 +7,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Container } from '../container.ts';
 import { registerCanonicalHost } from './canonical-host.ts';
-import { AppError } from './errors.ts';
+import { DomainError } from '../domain/errors.ts';
+import { httpStatus } from './errors.ts';
 import { isApiPath } from './paths.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
 import { authRoutes } from './routes/auth.routes.ts';
@@ -34,7 +35,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Query parameters that carry one-time secrets (the OIDC callback's code and state, tokens). */
 const SECRET_PARAMS = new Set(['code', 'state', 'nonce', 'token', 'access_token', 'id_token', 'session_state']);
 
-/** The request as logged: its URL with secret parameter values blanked (AUTH-07, SEC-07). */
+/** The request as logged: its URL with secret parameter values blanked, so no log line carries a sign-in code or token. */
 export function requestForLog(req: FastifyRequest): Record<string, unknown> {
   const url = new URL(req.url, 'http://log.invalid');
   for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.has(name.toLowerCase())) url.searchParams.set(name, '[redacted]');
@@ -84,8 +85,8 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   });
 
   app.setErrorHandler((error, req, reply) => {
-    if (error instanceof AppError) {
-      return reply.code(error.statusCode).send({ message: error.message, error: error.code, details: error.details });
+    if (error instanceof DomainError) {
+      return reply.code(httpStatus(error.code)).send({ message: error.message, error: error.code, details: error.details });
     }
     const status = typeof (error as { statusCode?: unknown }).statusCode === 'number' ? (error as { statusCode: number }).statusCode : 500;
     if (status >= 500) {

@@ -1,42 +1,43 @@
-/** Domain errors: services throw these, the one error handler in app.ts maps them to HTTP. */
-export class AppError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly code?: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
+import type { CreditsErrorCode } from '../domain/credits/errors.ts';
+import type { CommonErrorCode } from '../domain/errors.ts';
+import type { ImagesErrorCode } from '../domain/images/errors.ts';
+import type { JobsErrorCode } from '../domain/jobs/errors.ts';
+import type { PaymentsErrorCode } from '../domain/payments/errors.ts';
 
-export class BadRequestError extends AppError {
-  constructor(message: string, details?: unknown) {
-    super(400, message, 'BAD_REQUEST', details);
-  }
-}
+export type ErrorCode = CommonErrorCode | CreditsErrorCode | JobsErrorCode | ImagesErrorCode | PaymentsErrorCode;
 
-export class UnauthorizedError extends AppError {
-  constructor(message = 'Not authenticated') {
-    super(401, message, 'UNAUTHORIZED');
-  }
-}
+/** The HTTP status of every domain error code: the only place a refusal becomes a status. */
+const HTTP_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INSUFFICIENT_CREDITS: 402,
+  TOO_MANY_ACTIVE_JOBS: 429,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  JOB_NOT_FAILED: 409,
+  INVALID_BASE64: 400,
+  FILE_TOO_LARGE: 413,
+  UNSUPPORTED_IMAGE_TYPE: 415,
+  UNREADABLE_IMAGE: 422,
+  TRAILING_DATA: 422,
+  IMAGE_TOO_COMPLEX: 422,
+  IMAGE_TOO_LARGE: 422,
+  IMAGE_TOO_SMALL: 422,
+  TOO_MANY_UPLOADS: 429,
+  BUSY: 503,
+  INSTRUMENT_DECLINED: 422,
+  ORDER_NOT_APPROVED: 422,
+  PAYMENT_DECLINED: 422,
+  PAYMENT_FAILED: 409,
+  PAYMENT_PROVIDER_ERROR: 502,
+  WEBHOOK_NOT_CONFIGURED: 503,
+  WEBHOOK_UNVERIFIED: 400,
+} as const satisfies Record<ErrorCode, number>;
 
-export class ForbiddenError extends AppError {
-  constructor(message = 'Forbidden') {
-    super(403, message, 'FORBIDDEN');
-  }
-}
-
-export class NotFoundError extends AppError {
-  constructor(message = 'Not found') {
-    super(404, message, 'NOT_FOUND');
-  }
-}
-
-export class ConflictError extends AppError {
-  constructor(message: string, code = 'CONFLICT') {
-    super(409, message, code);
-  }
+/** The status a domain error code answers with; a code without one is a bug, answered as a 500. */
+export function httpStatus(code: string): number {
+  return Object.hasOwn(HTTP_STATUS, code) ? HTTP_STATUS[code as ErrorCode] : 500;
 }

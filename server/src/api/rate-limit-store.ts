@@ -1,6 +1,6 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { z } from 'zod';
-import type { RateLimitsService } from '../services/rate-limits.service.ts';
+import type { RateLimitsService } from '../domain/rate-limits/rate-limits.service.ts';
 
 /**
  * What @fastify/rate-limit hands `child()`: a limit's merged options, with the route it is

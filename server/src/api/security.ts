@@ -1,6 +1,6 @@
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ForbiddenError, AppError } from './errors.ts';
+import { ForbiddenError, UnsupportedMediaTypeError } from '../domain/errors.ts';
 
 /**
  * Content-Security-Policy: exactly what the product loads. Everything is served from this
@@ -76,7 +76,7 @@ export function registerCrossSiteProtection(app: FastifyInstance, publicOrigin: 
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (hasBody && contentType !== 'application/json') {
-      throw new AppError(415, 'Request body must be application/json', 'UNSUPPORTED_MEDIA_TYPE');
+      throw new UnsupportedMediaTypeError('Request body must be application/json');
     }
   });
 }

@@ -1,8 +1,8 @@
 import type { SessionUser } from '@roomstager/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { SESSION_TTL_MS, SIGN_IN_TTL_MS, type AuthService } from '../services/auth.service.ts';
-import { UnauthorizedError } from './errors.ts';
+import { SESSION_TTL_MS, SIGN_IN_TTL_MS, type AuthService } from '../domain/auth/auth.service.ts';
+import { UnauthorizedError } from '../domain/errors.ts';
 
 /**
  * Cookie names. Over HTTPS the session cookie carries the `__Host-` prefix (Secure, Path=/, no
@@ -57,7 +57,7 @@ declare module 'fastify' {
 
 /**
  * Resolves the user from the session cookie, lazily and once per request. Routes use
- * `requireUser(request)` (401 without a valid session) or `currentUser(request)`.
+ * `requireUser(request)` (401 without a valid session) or `request.resolveUser()`.
  * Needs @fastify/cookie registered first.
  */
 export function registerSessions(app: FastifyInstance, auth: AuthService, cookies: SessionCookies): void {
@@ -73,9 +73,4 @@ export async function requireUser(request: FastifyRequest): Promise<SessionUser>
   const user = await request.resolveUser();
   if (!user) throw new UnauthorizedError();
   return user;
-}
-
-/** The signed-in user, or null. */
-export function currentUser(request: FastifyRequest): Promise<SessionUser | null> {
-  return request.resolveUser();
 }

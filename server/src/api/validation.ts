@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BadRequestError } from './errors.ts';
+import { BadRequestError } from '../domain/errors.ts';
 
 /** Parses an HTTP input with its zod schema; a mismatch is a 400 naming every problem. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = 'request body'): z.output<S> {

@@ -32,7 +32,7 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
 );
 
-export const creditTransactionType = pgEnum('credit_transaction_type', ['purchase', 'usage', 'refund', 'grant']);
+export const creditTransactionType = pgEnum('credit_transaction_type', ['purchase', 'usage', 'refund', 'grant', 'purchase_refund']);
 
 /**
  * The credit ledger. Invariant: users.credits = sum(amount) for every user; the credits service
@@ -48,7 +48,7 @@ export const creditTransactions = pgTable(
       .notNull()
       .references(() => users.id),
     type: creditTransactionType().notNull(),
-    /** Signed: purchases, refunds and grants positive, usage negative. */
+    /** Signed: purchases, refunds and grants positive, usage and purchase refunds negative. */
     amount: integer().notNull(),
     description: text().notNull(),
     jobId: uuid(),

@@ -1,23 +1,5 @@
 import { z } from 'zod';
 
-/**
- * A thin client for the PayPal REST calls RoomStager makes (Orders v2 and webhook
- * verification), on `fetch` with zod at the edge:
- * - OAuth2 client-credentials token, cached until shortly before it expires, fetched once for
- *   concurrent callers, renewed once when PayPal answers 401;
- * - create, get and capture order, get capture and refund, create and capture with a `PayPal-Request-Id` so that a
- *   retried call is never a second order or a second capture;
- * - verify-webhook-signature, with the event's raw bytes spliced in (re-serialising changes them
- *   and verification then fails);
- * - 5xx, 429 and network errors retried with exponential backoff (same request id); redirects
- *   are never followed; secrets and tokens are never logged.
- */
-
-export const PAYPAL_BASE_URLS = {
-  sandbox: 'https://api-m.sandbox.paypal.com',
-  live: 'https://api-m.paypal.com',
-} as const;
-
 const moneySchema = z.looseObject({ currency_code: z.string(), value: z.string() });
 
 const linkSchema = z.looseObject({ href: z.string(), rel: z.string(), method: z.string().optional() });
@@ -159,6 +141,18 @@ interface RequestOptions {
   prefer?: string;
 }
 
+/**
+ * A thin client for the PayPal REST calls RoomStager makes (Orders v2 and webhook
+ * verification), on `fetch` with zod at the edge:
+ * - OAuth2 client-credentials token, cached until shortly before it expires, fetched once for
+ *   concurrent callers, renewed once when PayPal answers 401;
+ * - create, get and capture order, get capture and refund, create and capture with a `PayPal-Request-Id` so that a
+ *   retried call is never a second order or a second capture;
+ * - verify-webhook-signature, with the event's raw bytes spliced in (re-serialising changes them
+ *   and verification then fails);
+ * - 5xx, 429 and network errors retried with exponential backoff (same request id); redirects
+ *   are never followed; secrets and tokens are never logged.
+ */
 export class PayPalClient {
   private token: { value: string; expiresAt: number } | undefined;
   private tokenPromise: Promise<string> | undefined;

@@ -1,31 +1,16 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { InvalidImageError, StructureDriftError, type EngineLogger, type StageOutput, type StagingEngine } from '../staging/engine.ts';
 import type { Container } from '../container.ts';
-import { addsSomething, makeThumbnail, normaliseEngineOutput } from '../services/image-files.ts';
-import type { ImagesService } from '../services/images.service.ts';
-import type { CreditsService } from '../services/credits.service.ts';
-import type { ClaimedJob, JobQueue } from '../services/job-queue.ts';
-import type { EventLog, PaymentsService } from '../services/payments.service.ts';
-import type { RateLimitsService } from '../services/rate-limits.service.ts';
+import type { CreditsService } from '../domain/credits/credits.service.ts';
+import type { EventLog, PaymentsService } from '../domain/payments/payments.service.ts';
+import type { RateLimitsService } from '../domain/rate-limits/rate-limits.service.ts';
+import { sleep } from './abort.ts';
+import { JobRunner, type JobRunnerOptions, type JobRunnerParts, type Running, type WorkerLogger } from './job-runner.ts';
+import { inBatches, runSweep, type SweepTask } from './sweeps.ts';
 
-export const FAILURE_MESSAGES = {
-  invalidImage: 'This photo could not be read. Please upload a JPEG or PNG photo of a room.',
-  timeout: 'Staging took too long and was stopped. Your credit has been refunded; please try again.',
-  generic: 'Something went wrong while staging this photo. Your credit has been refunded; please try again.',
-  nothingAdded: 'The staging engine gave the photo back without adding any furniture. Your credit has been refunded; please try again or use another photo.',
-} as const;
-
-export interface WorkerOptions {
+export interface WorkerOptions extends JobRunnerOptions {
   /** Jobs run at a time. */
   concurrency: number;
   /** Idle polling interval; wake() short-cuts it. */
   pollMs: number;
-  leaseMs: number;
-  engineTimeoutMs: number;
-  /** Engine runs per job, counting in-process retries and runs lost with a crashed worker. */
-  maxAttempts: number;
-  /** First retry delay; doubled per attempt, with jitter, capped at 30 s. */
-  backoffBaseMs?: number;
   /**
    * Deleting uploads no job uses once `ageMs` old, and rate-limit rows whose window has ended, and
    * asking PayPal about payments unsettled `paymentsAfterMs` after their order, at start and
@@ -34,109 +19,29 @@ export interface WorkerOptions {
   sweep?: { ageMs: number; intervalMs: number; paymentsAfterMs?: number };
 }
 
-export interface WorkerParts {
-  queue: JobQueue;
-  images: ImagesService;
-  engine: StagingEngine;
-  /** Engines a job may ask for outside production (STAGING_ENGINE's test values); empty in production. */
-  testEngines?: ReadonlyMap<string, StagingEngine>;
+export interface WorkerParts extends JobRunnerParts {
   /** Rate-limit counters, swept with the uploads. */
   rateLimits?: RateLimitsService;
   /** Payments left unsettled, reconciled with PayPal by the sweep. */
   payments?: PaymentsService;
-  /** The ledger, checked by the sweep against every balance (CR-04). */
+  /** The ledger, checked by the sweep against every balance. */
   credits?: CreditsService;
-  logger?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  logger?: WorkerLogger;
 }
-
-type Outcome = 'invalidImage' | 'timeout' | 'transient' | 'permanent';
-
-/** Unused uploads (or ended rate-limit rows) deleted per transaction, payments checked per claim: short locks, and a bounded query. */
-export const SWEEP_BATCH = 100;
 
 /** The payments' log when the worker has none. */
 const QUIET: EventLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
-
 /**
- * What an engine error means. Engines mark retryable failures with `transient: true` (or carry an
- * HTTP status of 408, 429 or 5xx, or a network error code); an InvalidImageError is the photo's
- * fault; a timeout is final (the engine had its whole budget and the user is waiting); anything
- * else is treated as permanent, so a bug does not burn three engine runs.
- */
-export function classifyEngineError(err: unknown, timedOut: boolean): Outcome {
-  if (timedOut) return 'timeout';
-  const e = (err ?? {}) as { name?: unknown; transient?: unknown; status?: unknown; statusCode?: unknown; code?: unknown; cause?: unknown };
-  if (err instanceof InvalidImageError || e.name === 'InvalidImageError') return 'invalidImage';
-  if (e.transient === true) return 'transient';
-  const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : undefined;
-  if (status !== undefined && (status === 408 || status === 429 || status >= 500)) return 'transient';
-  if (typeof e.code === 'string' && TRANSIENT_CODES.has(e.code)) return 'transient';
-  const cause = e.cause as { code?: unknown } | undefined;
-  if (cause && typeof cause.code === 'string' && TRANSIENT_CODES.has(cause.code)) return 'transient';
-  return 'permanent';
-}
-
-/**
- * The job's errorMessage: the engine's own user-safe message for a final failure when it has one
- * (a remote provider's refusal, rate limit...), else the generic message for the outcome.
- */
-function failureMessage(err: unknown, outcome: Outcome): string {
-  if (outcome === 'invalidImage') return FAILURE_MESSAGES.invalidImage;
-  if (outcome === 'timeout') return FAILURE_MESSAGES.timeout;
-  const userMessage = (err as { userMessage?: unknown } | null)?.userMessage;
-  return typeof userMessage === 'string' && userMessage ? userMessage : FAILURE_MESSAGES.generic;
-}
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
-/** Settles with the promise, or rejects as soon as the signal aborts (for an engine that ignores it). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
-interface Running {
-  job: ClaimedJob;
-  /** Aborted when the lease is lost or the worker stops: the engine run is abandoned. */
-  abort: AbortController;
-  stopping: boolean;
-}
-
-/**
- * Claims jobs from the jobs table and runs them: `concurrency` loops,
- * each claiming one job at a time, polling every pollMs when idle and woken at once by jobs
- * queued in this process. While the engine runs, the lease is renewed every third of its length;
- * if a renewal finds the lease gone the run is abandoned. stop() finishes the jobs in hand
- * within a grace period and releases whatever is still running after it.
+ * Claims jobs from the jobs table and runs them (job-runner.ts): `concurrency` loops, each
+ * claiming one job at a time, polling every pollMs when idle and woken at once by jobs queued in
+ * this process; and one loop running the periodic sweeps (sweeps.ts). stop() finishes the jobs
+ * in hand within a grace period and releases whatever is still running after it.
  */
 export class Worker {
   private readonly running = new Map<string, Running>();
   private readonly loops: Promise<void>[] = [];
+  private readonly runner: JobRunner;
   private stopping = false;
   private idle = new AbortController();
   /** Aborted by stop(): ends the sweep's wait, which wake() must not cut short. */
@@ -145,7 +50,9 @@ export class Worker {
   constructor(
     private readonly parts: WorkerParts,
     private readonly options: WorkerOptions,
-  ) {}
+  ) {
+    this.runner = new JobRunner(parts, options);
+  }
 
   start(): void {
     if (this.loops.length) return;
@@ -186,7 +93,13 @@ export class Worker {
   async runOnce(): Promise<boolean> {
     const job = await this.parts.queue.claim();
     if (!job) return false;
-    await this.process(job);
+    const run: Running = { job, abort: new AbortController(), stopping: false };
+    this.running.set(job.id, run);
+    try {
+      await this.runner.run(run);
+    } finally {
+      this.running.delete(job.id);
+    }
     return true;
   }
 
@@ -218,11 +131,10 @@ export class Worker {
     return this.inBatches((limit) => payments.reconcileStale(afterMs, limit, logger ?? QUIET));
   }
 
-  /** Runs `batch` until it handles fewer than SWEEP_BATCH rows or the worker stops; answers the total. */
   /**
-   * CR-04: every balance must equal the sum of its ledger rows. A mismatch means a bug or a
-   * manual edit; it is logged as an error for each user (no automatic repair: which side is
-   * right needs a person). Answers how many were found.
+   * Every balance must equal the sum of its ledger rows. A mismatch means a bug or a manual edit;
+   * it is logged as an error for each user (no automatic repair: which side is right needs a
+   * person). Answers how many were found.
    */
   async checkLedger(): Promise<number> {
     const { credits, logger } = this.parts;
@@ -232,41 +144,21 @@ export class Worker {
     return found.length;
   }
 
-  private async inBatches(batch: (limit: number) => Promise<number>): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const deleted = await batch(SWEEP_BATCH);
-      total += deleted;
-      // Short: nothing more is due (a candidate taken meanwhile is no longer one next time).
-      if (deleted < SWEEP_BATCH || this.stopping) return total;
-    }
+  /** The sweep, in the order it runs. */
+  private readonly sweepTasks: readonly SweepTask[] = [
+    { name: 'sweeping unused uploads', run: () => this.sweepUnused(), done: (deleted) => [{ deleted }, 'worker: unused uploads deleted'] },
+    { name: 'sweeping ended rate-limit windows', run: () => this.sweepRateLimits() },
+    { name: 'reconciling payments', run: () => this.reconcilePayments(), done: (checked) => [{ checked }, 'worker: unsettled payments checked with PayPal'] },
+    { name: 'checking the ledger', run: () => this.checkLedger() },
+  ];
+
+  private inBatches(batch: (limit: number) => Promise<number>): Promise<number> {
+    return inBatches(batch, () => this.stopping);
   }
 
   private async sweepLoop(intervalMs: number): Promise<void> {
-    const { logger } = this.parts;
     while (!this.stopping) {
-      try {
-        const deleted = await this.sweepUnused();
-        if (deleted > 0) logger?.info({ deleted }, 'worker: unused uploads deleted');
-      } catch (err) {
-        logger?.error({ err }, 'worker: sweeping unused uploads failed');
-      }
-      try {
-        await this.sweepRateLimits();
-      } catch (err) {
-        logger?.error({ err }, 'worker: sweeping ended rate-limit windows failed');
-      }
-      try {
-        const checked = await this.reconcilePayments();
-        if (checked > 0) logger?.info({ checked }, 'worker: unsettled payments checked with PayPal');
-      } catch (err) {
-        logger?.error({ err }, 'worker: reconciling payments failed');
-      }
-      try {
-        await this.checkLedger();
-      } catch (err) {
-        logger?.error({ err }, 'worker: checking the ledger failed');
-      }
+      await runSweep(this.sweepTasks, this.parts.logger);
       await sleep(intervalMs, this.stopped.signal);
     }
   }
@@ -285,128 +177,6 @@ export class Worker {
       if (failed) await sleep(Math.max(this.options.pollMs, 2_000), this.idle.signal);
       else if (!worked && !this.stopping) await sleep(this.options.pollMs, this.idle.signal);
     }
-  }
-
-  private engineFor(job: ClaimedJob): StagingEngine {
-    const requested = job.requestedEngine ? this.parts.testEngines?.get(job.requestedEngine) : undefined;
-    return requested ?? this.parts.engine;
-  }
-
-  private async process(job: ClaimedJob): Promise<void> {
-    const { queue, images, logger } = this.parts;
-    const run: Running = { job, abort: new AbortController(), stopping: false };
-    this.running.set(job.id, run);
-    const heartbeat = setInterval(() => {
-      queue.renew(job).then(
-        (held) => {
-          if (!held) run.abort.abort(new Error('lease lost'));
-        },
-        (err: unknown) => logger?.warn({ err, jobId: job.id }, 'worker: lease renewal failed'),
-      );
-    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
-    const engine = this.engineFor(job);
-    try {
-      if (job.attempts > this.options.maxAttempts) {
-        // Its earlier runs died with their workers as often as we allow (a job that kills workers).
-        logger?.warn({ jobId: job.id, attempts: job.attempts }, 'worker: job failed after too many attempts');
-        await queue.fail(job, FAILURE_MESSAGES.generic, engine.name);
-        return;
-      }
-      const original = await images.findById(job.originalImageId);
-      const bytes = original ? await images.readFile(original) : null;
-      if (!bytes) {
-        logger?.error({ jobId: job.id }, 'worker: the original image file is missing');
-        await queue.fail(job, FAILURE_MESSAGES.generic, engine.name);
-        return;
-      }
-      // The engine's own warnings (a remote provider's retries), tied to the job.
-      const engineLogger: EngineLogger | undefined = logger && { warn: (obj, msg) => logger.warn({ ...obj, jobId: job.id }, msg) };
-      let attempt = job.attempts;
-      for (;;) {
-        const timeout = AbortSignal.timeout(this.options.engineTimeoutMs);
-        const signal = AbortSignal.any([run.abort.signal, timeout]);
-        const started = performance.now();
-        try {
-          const output = await untilAborted(
-            engine.stage({ image: bytes, contentType: 'image/jpeg', style: job.style, roomType: job.roomType, signal, logger: engineLogger }),
-            signal,
-          );
-          const engineMs = Math.round(performance.now() - started);
-          await this.finish(job, run, engine, output, engineMs, bytes);
-          return;
-        } catch (err) {
-          if (run.abort.signal.aborted) {
-            if (run.stopping) await queue.release(job);
-            else logger?.warn({ jobId: job.id }, 'worker: lease lost, run abandoned');
-            return;
-          }
-          const outcome = classifyEngineError(err, timeout.aborted);
-          if (outcome === 'transient' && attempt < this.options.maxAttempts) {
-            const base = this.options.backoffBaseMs ?? 1_000;
-            const delay = Math.min(30_000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
-            logger?.warn({ err, jobId: job.id, attempt, delayMs: Math.round(delay) }, 'worker: transient engine error, retrying');
-            await sleep(delay, run.abort.signal);
-            if (run.abort.signal.aborted) {
-              if (run.stopping) await queue.release(job);
-              return;
-            }
-            const next = await queue.recordAttempt(job);
-            if (next === null) return;
-            attempt = next;
-            continue;
-          }
-          logger?.warn({ err, jobId: job.id, outcome }, 'worker: job failed');
-          await queue.fail(job, failureMessage(err, outcome), engine.name, engine.model, err instanceof StructureDriftError ? err.structure : undefined);
-          return;
-        }
-      }
-    } finally {
-      clearInterval(heartbeat);
-      this.running.delete(job.id);
-    }
-  }
-
-  /**
-   * Stores the result and its thumbnail, then completes on the lease; a lost lease removes the
-   * files again. A result that adds nothing to the photo fails the job (refunded): nothing
-   * staged, nothing charged.
-   */
-  private async finish(job: ClaimedJob, run: Running, engine: StagingEngine, output: StageOutput, engineMs: number, original: Buffer): Promise<void> {
-    const { queue, images, logger } = this.parts;
-    let image;
-    try {
-      image = await normaliseEngineOutput(output.image);
-    } catch (err) {
-      logger?.error({ err, jobId: job.id, engine: engine.name }, 'worker: the engine answered an unreadable image');
-      await queue.fail(job, FAILURE_MESSAGES.generic, engine.name);
-      return;
-    }
-    if (!(await addsSomething(original, image.jpeg))) {
-      logger?.warn({ jobId: job.id, engine: engine.name, model: output.model }, 'worker: the engine added nothing to the photo');
-      await queue.fail(job, FAILURE_MESSAGES.nothingAdded, engine.name, output.model ?? engine.model);
-      return;
-    }
-    const thumbnail = await makeThumbnail(image.jpeg);
-    const { id, storageKey } = await images.storeFiles(image, thumbnail);
-    let completed = false;
-    try {
-      completed = run.abort.signal.aborted && !run.stopping ? false : await queue.complete(job, {
-              imageId: id,
-              storageKey,
-              image,
-              engine: output.engine ?? engine.name,
-              engineMs,
-              engineModel: output.model ?? (output.engine ? undefined : engine.model),
-              engineCostMicros: output.costMicros,
-              structure: output.structure,
-            });
-    } finally {
-      if (!completed) {
-        await images.deleteFiles(id);
-        logger?.warn({ jobId: job.id }, 'worker: the job was not completed (lease lost, job deleted, or database error); result discarded');
-      }
-    }
-    if (completed) logger?.info({ jobId: job.id, engine: engine.name, model: output.model, engineMs, costMicros: output.costMicros }, 'worker: job completed');
   }
 }
 

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditTransactions, sessions, signInAttempts, users } from '../../src/db/schema.ts';
-import { hashToken } from '../../src/services/auth.service.ts';
+import { hashToken } from '../../src/domain/auth/auth.service.ts';
 import { createTestApp, databaseKinds, sameOrigin, type TestApp } from '../helpers.ts';
 import { CookieJar, get, localPath, me, signInWithDevIssuer, startSignIn, storeReturnUrl, submitDevSignIn } from './sign-in-helpers.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeReturnTo } from '../../src/services/return-to.ts';
-import { initialUsername } from '../../src/services/users.service.ts';
+import { sanitizeReturnTo } from '../../src/domain/auth/return-to.ts';
+import { initialUsername } from '../../src/domain/users/users.service.ts';
 
 describe('sanitizeReturnTo', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditTransactions, users } from '../../src/db/schema.ts';
-import { InsufficientCreditsError } from '../../src/services/credits.service.ts';
+import { InsufficientCreditsError } from '../../src/domain/credits/errors.ts';
 import { createTestApp, databaseKinds, sameOrigin, type TestApp } from '../helpers.ts';
 import { CookieJar, get, me, signInWithDevIssuer } from './sign-in-helpers.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PayPalSimulator } from '../../src/dev/paypal-simulator.ts';
+import { PayPalSimulator } from '../../src/dev/paypal-simulator/simulator.ts';
 import { PayPalClient, type PayPalOrder } from '../../src/integrations/paypal.ts';
 import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
 import { approvedOrder, balanceOf, capture, confirm, expectLedgerInvariant, newBuyer, paymentOf, purchaseRows } from './payment-helpers.ts';

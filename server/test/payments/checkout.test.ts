@@ -393,7 +393,7 @@ describe.each(databaseKinds)('PayPal checkout against the simulator on %s', (kin
     expect(await balanceOf(t.container.database, buyer.id)).toBe(3);
     expect(await paymentOf(t.container.database, id)).toMatchObject({ status: 'refunded', shortfall: 0 });
     const history = (await call(t.app, buyer, 'GET', '/api/credits/transactions')).json();
-    expect(history[0]).toMatchObject({ type: 'purchase', amount: -10, description: 'Starter pack refunded: 10 credits removed' });
+    expect(history[0]).toMatchObject({ type: 'purchase_refund', amount: -10, description: 'Starter pack refunded: 10 credits removed' });
     expect((await call(t.app, buyer, 'GET', '/api/users/stats')).json()).toEqual({ totalJobs: 0, totalCredits: 0, totalSpent: 0 });
     expect(await t.container.payments.priorityForUser(t.container.database.db, buyer.id)).toBe(0);
     // Replayed, or the reversal of the same capture later: nothing more.

@@ -5,7 +5,7 @@ import { buildApp } from '../../src/api/app.ts';
 import { createContainer } from '../../src/container.ts';
 import type { Database } from '../../src/db/client.ts';
 import { creditTransactions, payments, users } from '../../src/db/schema.ts';
-import type { PayPalSimulator, WebhookDelivery } from '../../src/dev/paypal-simulator.ts';
+import type { PayPalSimulator, WebhookDelivery } from '../../src/dev/paypal-simulator/simulator.ts';
 import { CookieJar, me, signInWithDevIssuer } from '../auth/sign-in-helpers.ts';
 import { createTestApp, sameOrigin, testConfig, type TestApp } from '../helpers.ts';
 
@@ -96,11 +96,12 @@ export async function balanceOf(database: Database, userId: string): Promise<num
   return row?.credits ?? Number.NaN;
 }
 
+/** The user's purchase rows and the rows refunds of purchases wrote. */
 export async function purchaseRows(database: Database, userId: string) {
   return database.db
     .select()
     .from(creditTransactions)
-    .where(sql`${creditTransactions.userId} = ${userId} and ${creditTransactions.type} = 'purchase'`);
+    .where(sql`${creditTransactions.userId} = ${userId} and ${creditTransactions.type} in ('purchase', 'purchase_refund')`);
 }
 
 export async function paymentOf(database: Database, orderId: string) {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../src/db/schema.ts';
-import type { ClaimedJob } from '../../src/services/job-queue.ts';
+import type { ClaimedJob } from '../../src/domain/jobs/job-queue.ts';
 import { createSignedInUser, createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
 import { DrawingEngine } from './fakes.ts';
 import { api, workerFor, type Client } from './pipeline-helpers.ts';

@@ -4,7 +4,7 @@ import { jobPageResponseSchema, jobSchema, type Job } from '@roomstager/contract
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { images, jobs } from '../../src/db/schema.ts';
-import { FAILURE_MESSAGES } from '../../src/worker/worker.ts';
+import { FAILURE_MESSAGES } from '../../src/worker/retry-policy.ts';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, type TestApp } from '../helpers.ts';
 import { DrawingEngine, FailingEngine, invalidImageError } from './fakes.ts';
 import { api, balanceOf, ledgerOf, workerFor, type Client } from './pipeline-helpers.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NoRoomError, type StageInput, type StageOutput, type StagingEngine } from '../../src/staging/engine.ts';
 import { LocalStagingEngine, ThreadedLocalEngine } from '../../src/staging/local/index.ts';
 import { NO_ROOM_MESSAGES } from '../../src/staging/local/room-check.ts';
-import { FAILURE_MESSAGES } from '../../src/worker/worker.ts';
+import { FAILURE_MESSAGES } from '../../src/worker/retry-policy.ts';
 import { createSignedInUser, createTestApp, ledgerViolations, type TestApp } from '../helpers.ts';
 import { api, ledgerOf, workerFor } from './pipeline-helpers.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/api/errors.ts';
-import { Semaphore } from '../../src/services/semaphore.ts';
+import { httpStatus } from '../../src/api/errors.ts';
+import { DomainError } from '../../src/domain/errors.ts';
+import { Semaphore } from '../../src/domain/images/semaphore.ts';
 
 function gate() {
   let open = () => {};
@@ -8,7 +9,7 @@ function gate() {
   return { promise, open };
 }
 
-const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as AppError);
+const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as DomainError);
 
 describe('upload decode limiter (UP-09)', () => {
   it('runs two at once, lets eight wait, refuses the eleventh with 503 at once, then serves every waiting task', async () => {
@@ -26,8 +27,8 @@ describe('upload decode limiter (UP-09)', () => {
       });
     const accepted = Array.from({ length: 10 }, () => task());
     const refused = await refusal(task());
-    expect(refused).toBeInstanceOf(AppError);
-    expect(refused?.statusCode).toBe(503);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(httpStatus(refused?.code ?? '')).toBe(503);
     expect(refused?.message).toBe('The server is busy processing other photos. Please try again in a moment.');
     expect(running).toBe(2);
     g.open();
@@ -55,7 +56,7 @@ describe('upload decode limiter (UP-09)', () => {
       });
     const attacker = [task('attacker', slow.promise), task('attacker', slow.promise), task('attacker', slow.promise)];
     const refused = await Promise.all(Array.from({ length: 7 }, () => refusal(task('attacker', slow.promise))));
-    expect(refused.map((e) => e?.statusCode)).toEqual(Array(7).fill(429));
+    expect(refused.map((e) => httpStatus(e?.code ?? ''))).toEqual(Array(7).fill(429));
     expect(started).toEqual(['attacker']);
     // The attacker's slow files hold one slot; another account's upload runs in the other at once.
     expect(await task('bob', Promise.resolve())).toBe('bob');

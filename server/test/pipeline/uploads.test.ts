@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_BODY_LIMIT_BYTES } from '../../src/api/routes/uploads.routes.ts';
 import { images } from '../../src/db/schema.ts';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, sameOrigin, type TestApp } from '../helpers.ts';
-import { jpegStructure } from '../../src/services/image-files.ts';
+import { jpegStructure } from '../../src/domain/images/image-files.ts';
 import { b64, makeJpeg, makeManyScanJpeg, makePng, makePngBomb } from './fakes.ts';
 
 async function filesUnder(dir: string): Promise<string[]> {

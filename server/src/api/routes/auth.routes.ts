@@ -9,8 +9,8 @@ import {
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import { SignInError } from '../../services/auth.service.ts';
-import { AppError, UnauthorizedError } from '../errors.ts';
+import { SignInError } from '../../domain/auth/auth.service.ts';
+import { RateLimitedError, UnauthorizedError } from '../../domain/errors.ts';
 import { requireUser, sessionCookies } from '../session.ts';
 import { parseInput } from '../validation.ts';
 
@@ -97,7 +97,7 @@ export function authRoutes(app: FastifyInstance, { config, auth }: Container): v
   app.post('/api/auth/store-return-url', async (req, reply) => {
     const limit = await limitStore(req);
     if (!limit.isAllowed && limit.isExceeded) {
-      throw new AppError(429, SIGN_IN_RATE_LIMITED_MESSAGE, 'RATE_LIMITED');
+      throw new RateLimitedError(SIGN_IN_RATE_LIMITED_MESSAGE);
     }
     const body = parseInput(storeReturnUrlRequestSchema, req.body);
     const { token, returnTo } = await auth.storeReturnTo(req.cookies[cookies.names.signIn], body.returnTo);

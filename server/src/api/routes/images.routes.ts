@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import type { ImageRow } from '../../services/images.service.ts';
-import { NotFoundError } from '../errors.ts';
+import type { ImageRow } from '../../domain/images/images.service.ts';
+import { NotFoundError } from '../../domain/errors.ts';
 import { requireUser } from '../session.ts';
 
 /** Image URLs are unique per stored file: cached privately for a year, never revalidated needlessly. */

@@ -9,8 +9,8 @@ import {
 } from '@roomstager/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import type { JobOptions } from '../../services/jobs.service.ts';
-import { AppError, BadRequestError } from '../errors.ts';
+import type { JobOptions } from '../../domain/jobs/jobs.service.ts';
+import { BadRequestError, RateLimitedError } from '../../domain/errors.ts';
 import { requireUser } from '../session.ts';
 import { parseInput } from '../validation.ts';
 
@@ -24,7 +24,7 @@ type IdParams = { Params: { id: string } };
 /** The signed-in user's jobs. Another user's id is a 404. */
 export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: Container): void {
   /**
-   * The calls that debit a credit: their Idempotency-Key (CR-03), and outside production a test
+   * The calls that debit a credit: their Idempotency-Key (docs/decisions/idempotent-job-submission.md), and outside production a test
    * engine asked for by header (production never looks).
    */
   const jobOptions = (req: FastifyRequest): JobOptions => {
@@ -35,7 +35,7 @@ export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: 
     return { idempotencyKey, requestedEngine: name };
   };
 
-  /** Each of them per signed-in user and minute (SEC-05), over the shared rate-limit store. */
+  /** Each of them per signed-in user and minute (JOB_RATE_LIMIT), over the shared rate-limit store. */
   const debitRateLimit = {
     config: {
       rateLimit: {
@@ -43,9 +43,9 @@ export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: 
         timeWindow: 60_000,
         // Anonymous requests are counted by address, then refused by requireUser.
         keyGenerator: async (req: FastifyRequest) => `jobs:${(await req.resolveUser())?.id ?? req.ip}`,
-        // Thrown by the plugin; an AppError reaches the one error handler as {message, error}.
+        // Thrown by the plugin; a RateLimitedError reaches the one error handler as {message, error}.
         errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) =>
-          new AppError(429, `Too many stagings started. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`, 'RATE_LIMITED'),
+          new RateLimitedError(`Too many stagings started. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
       },
     },
   };

@@ -5,7 +5,7 @@ import { requireUser } from '../session.ts';
 import { parseInput } from '../validation.ts';
 import { parseOrderId, paymentRateLimit } from './paypal.routes.ts';
 
-/** The spec's payments calls: the browser's confirmation after capture, and order by pack name. */
+/** The payments calls: the browser's confirmation after capture, and an order by pack name. */
 export function paymentsRoutes(app: FastifyInstance, { payments, config }: Container): void {
   app.post(
     '/api/payments/paypal-success',

@@ -1,7 +1,7 @@
 import { packByPrice, paypalOrderRequestSchema, type PaymentOrderResponse, type PaymentResult, type PaypalClientIdResponse } from '@roomstager/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import { AppError, BadRequestError } from '../errors.ts';
+import { BadRequestError, RateLimitedError } from '../../domain/errors.ts';
 import { requireUser } from '../session.ts';
 import { parseInput } from '../validation.ts';
 
@@ -15,9 +15,9 @@ export function paymentRateLimit(bucket: string, max: number) {
     max,
     timeWindow: 60_000,
     keyGenerator: async (req: FastifyRequest) => `${bucket}:${(await req.resolveUser())?.id ?? req.ip}`,
-    // Thrown by the plugin; an AppError reaches the one error handler as {message, error}.
+    // Thrown by the plugin; a RateLimitedError reaches the one error handler as {message, error}.
     errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) =>
-      new AppError(429, `Too many payment requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`, 'RATE_LIMITED'),
+      new RateLimitedError(`Too many payment requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
   };
 }
 
@@ -26,7 +26,7 @@ export function parseOrderId(value: unknown): string {
   return value;
 }
 
-/** The spec's PayPal calls (section 7) and PayPal's webhook. */
+/** The checkout page's PayPal calls (client id, order, capture) and PayPal's webhook. */
 export function paypalRoutes(app: FastifyInstance, { payments, config }: Container): void {
   app.get('/api/paypal/client-id', async (_req, reply) => {
     const answer: PaypalClientIdResponse = payments.clientInfo();

@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Db, Executor, Tx } from '../db/client.ts';
-import { images, jobs } from '../db/schema.ts';
-import { imageKey, isUuid, thumbnailKey } from '../storage/keys.ts';
-import type { ObjectStorage } from '../storage/object-storage.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
+import { images, jobs } from '../../db/schema.ts';
+import { imageKey, isUuid, thumbnailKey } from '../../storage/keys.ts';
+import type { ObjectStorage } from '../../storage/object-storage.ts';
 import { makeThumbnail, type NormalisedImage } from './image-files.ts';
 
 export type ImageRow = typeof images.$inferSelect;

@@ -1,4 +1,4 @@
-import { AppError } from '../api/errors.ts';
+import { UploadRejectedError } from './errors.ts';
 
 export interface SemaphoreLimits {
   /** Tasks running at once, in all. */
@@ -18,7 +18,7 @@ interface Waiter {
 
 /**
  * Runs at most `limit` tasks at once and lets `queueLimit` more wait; beyond that it refuses
- * with 503 at once, so a burst of uploads cannot pile up decodes in memory (UP-09). Slots are
+ * with 503 at once, so a burst of uploads cannot pile up decodes in memory. Slots are
  * shared fairly between keys: one key runs at most `perKey` tasks and queues at most
  * `perKeyQueued`, and a freed slot goes to the longest-waiting task whose key is under its share,
  * so one account's slow files cannot stall everyone else's uploads.
@@ -34,11 +34,11 @@ export class Semaphore {
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
     const inFlight = this.inFlightByKey.get(key) ?? 0;
     if (inFlight >= this.limits.perKeyQueued) {
-      throw new AppError(429, 'You have several photos uploading already. Please wait for them to finish, then try again.', 'TOO_MANY_UPLOADS');
+      throw new UploadRejectedError('TOO_MANY_UPLOADS', 'You have several photos uploading already. Please wait for them to finish, then try again.');
     }
     const startNow = this.canStart(key);
     if (!startNow && this.waiting.length >= this.limits.queueLimit) {
-      throw new AppError(503, 'The server is busy processing other photos. Please try again in a moment.', 'BUSY');
+      throw new UploadRejectedError('BUSY', 'The server is busy processing other photos. Please try again in a moment.');
     }
     this.inFlightByKey.set(key, inFlight + 1);
     if (startNow) this.take(key);

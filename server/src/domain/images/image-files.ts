@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { IMAGE_LIMITS, MAX_UPLOAD_BYTES } from '@roomstager/contracts';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
-import { AppError, BadRequestError } from '../api/errors.ts';
+import { BadRequestError } from '../errors.ts';
+import { UploadRejectedError } from './errors.ts';
 
 /**
  * Pure image-file rules shared by uploads and the worker: strict base64,
@@ -15,12 +16,6 @@ const THUMBNAIL_QUALITY = 78;
 
 /** Sharp's options for untrusted input: a tight pixel limit and warnings treated as errors. */
 const UNTRUSTED: SharpOptions = { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'warning' };
-
-export class UploadRejectedError extends AppError {
-  constructor(statusCode: 400 | 413 | 415 | 422, message: string, code: string) {
-    super(statusCode, message, code);
-  }
-}
 
 export const MESSAGES = {
   notBase64: 'The image data is not valid base64.',
@@ -47,12 +42,12 @@ export function decodeBase64Image(input: string): Buffer {
   const prefix = DATA_URL_PREFIXES.find((p) => data.startsWith(p));
   if (prefix) data = data.slice(prefix.length);
   if (data.length === 0) throw new BadRequestError('No image data');
-  if (data.length % 4 !== 0 || !BASE64.test(data)) throw new UploadRejectedError(400, MESSAGES.notBase64, 'INVALID_BASE64');
+  if (data.length % 4 !== 0 || !BASE64.test(data)) throw new UploadRejectedError('INVALID_BASE64', MESSAGES.notBase64);
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   const decodedBytes = (data.length / 4) * 3 - padding;
-  if (decodedBytes > MAX_UPLOAD_BYTES) throw new UploadRejectedError(413, MESSAGES.tooLarge, 'FILE_TOO_LARGE');
+  if (decodedBytes > MAX_UPLOAD_BYTES) throw new UploadRejectedError('FILE_TOO_LARGE', MESSAGES.tooLarge);
   const bytes = Buffer.from(data, 'base64');
-  if (bytes.length !== decodedBytes) throw new UploadRejectedError(400, MESSAGES.notBase64, 'INVALID_BASE64');
+  if (bytes.length !== decodedBytes) throw new UploadRejectedError('INVALID_BASE64', MESSAGES.notBase64);
   return bytes;
 }
 
@@ -183,26 +178,26 @@ const DECODE_TIMEOUT_SECONDS = 15;
  */
 export async function normaliseUpload(bytes: Buffer): Promise<NormalisedImage> {
   const format = sniffFormat(bytes);
-  if (!format) throw new UploadRejectedError(415, MESSAGES.wrongType, 'UNSUPPORTED_IMAGE_TYPE');
+  if (!format) throw new UploadRejectedError('UNSUPPORTED_IMAGE_TYPE', MESSAGES.wrongType);
   const structure = imageStructure(bytes, format);
-  if (!structure) throw new UploadRejectedError(422, MESSAGES.unreadable, 'UNREADABLE_IMAGE');
+  if (!structure) throw new UploadRejectedError('UNREADABLE_IMAGE', MESSAGES.unreadable);
   if (structure.end < bytes.length && !acceptableTrailer(bytes.subarray(structure.end), format)) {
-    throw new UploadRejectedError(422, MESSAGES.trailingData, 'TRAILING_DATA');
+    throw new UploadRejectedError('TRAILING_DATA', MESSAGES.trailingData);
   }
-  if (structure.scans > MAX_JPEG_SCANS) throw new UploadRejectedError(422, MESSAGES.tooComplex, 'IMAGE_TOO_COMPLEX');
+  if (structure.scans > MAX_JPEG_SCANS) throw new UploadRejectedError('IMAGE_TOO_COMPLEX', MESSAGES.tooComplex);
 
   let meta: Metadata;
   try {
     meta = await sharp(bytes, UNTRUSTED).metadata();
   } catch (err) {
-    if (isPixelLimit(err)) throw new UploadRejectedError(422, MESSAGES.tooManyPixels, 'IMAGE_TOO_LARGE');
-    throw new UploadRejectedError(422, MESSAGES.unreadable, 'UNREADABLE_IMAGE');
+    if (isPixelLimit(err)) throw new UploadRejectedError('IMAGE_TOO_LARGE', MESSAGES.tooManyPixels);
+    throw new UploadRejectedError('UNREADABLE_IMAGE', MESSAGES.unreadable);
   }
-  if (meta.format !== format) throw new UploadRejectedError(415, MESSAGES.wrongType, 'UNSUPPORTED_IMAGE_TYPE');
+  if (meta.format !== format) throw new UploadRejectedError('UNSUPPORTED_IMAGE_TYPE', MESSAGES.wrongType);
   checkDimensions(meta.width, meta.height);
   // A progressive JPEG is decoded once per scan over the whole picture: its cost is pixels x scans.
   if (structure.scans * (meta.width ?? 0) * (meta.height ?? 0) > MAX_SCAN_PIXELS) {
-    throw new UploadRejectedError(422, MESSAGES.tooComplex, 'IMAGE_TOO_COMPLEX');
+    throw new UploadRejectedError('IMAGE_TOO_COMPLEX', MESSAGES.tooComplex);
   }
 
   try {
@@ -213,18 +208,18 @@ export async function normaliseUpload(bytes: Buffer): Promise<NormalisedImage> {
       .toBuffer({ resolveWithObject: true });
     return { jpeg: data, width: info.width, height: info.height, sha256: sha256(data) };
   } catch (err) {
-    if (isPixelLimit(err)) throw new UploadRejectedError(422, MESSAGES.tooManyPixels, 'IMAGE_TOO_LARGE');
-    if (isTimeout(err)) throw new UploadRejectedError(422, MESSAGES.tooComplex, 'IMAGE_TOO_COMPLEX');
-    throw new UploadRejectedError(422, MESSAGES.unreadable, 'UNREADABLE_IMAGE');
+    if (isPixelLimit(err)) throw new UploadRejectedError('IMAGE_TOO_LARGE', MESSAGES.tooManyPixels);
+    if (isTimeout(err)) throw new UploadRejectedError('IMAGE_TOO_COMPLEX', MESSAGES.tooComplex);
+    throw new UploadRejectedError('UNREADABLE_IMAGE', MESSAGES.unreadable);
   }
 }
 
 export function checkDimensions(width: number | undefined, height: number | undefined): void {
-  if (!width || !height) throw new UploadRejectedError(422, MESSAGES.unreadable, 'UNREADABLE_IMAGE');
+  if (!width || !height) throw new UploadRejectedError('UNREADABLE_IMAGE', MESSAGES.unreadable);
   if (Math.max(width, height) > IMAGE_LIMITS.maxLongSide || width * height > IMAGE_LIMITS.maxPixels) {
-    throw new UploadRejectedError(422, MESSAGES.tooManyPixels, 'IMAGE_TOO_LARGE');
+    throw new UploadRejectedError('IMAGE_TOO_LARGE', MESSAGES.tooManyPixels);
   }
-  if (Math.min(width, height) < IMAGE_LIMITS.minShortSide) throw new UploadRejectedError(422, MESSAGES.tooSmall, 'IMAGE_TOO_SMALL');
+  if (Math.min(width, height) < IMAGE_LIMITS.minShortSide) throw new UploadRejectedError('IMAGE_TOO_SMALL', MESSAGES.tooSmall);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { UploadRequest, UploadResponse } from '@roomstager/contracts';
-import { BadRequestError } from '../api/errors.ts';
-import type { Db } from '../db/client.ts';
+import { BadRequestError } from '../errors.ts';
+import type { Db } from '../../db/client.ts';
 import { decodeBase64Image, normaliseUpload } from './image-files.ts';
 import { imageUrl, type ImagesService } from './images.service.ts';
 import { Semaphore } from './semaphore.ts';

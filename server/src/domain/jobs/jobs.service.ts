@@ -1,40 +1,21 @@
 import {
   DEFAULT_ROOM_TYPE,
-  JOBS_PAGE_SIZE,
   type CreateJobRequest,
   type Job,
   type JobPage,
+  JOBS_PAGE_SIZE,
   type RegenerateJobRequest,
   type RoomType,
   type Style,
 } from '@roomstager/contracts';
 import { createHash } from 'node:crypto';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { AppError, ConflictError, NotFoundError } from '../api/errors.ts';
-import type { Db, Executor, Tx } from '../db/client.ts';
-import { jobs } from '../db/schema.ts';
-import { isUuid } from '../storage/keys.ts';
-import type { CreditsService } from './credits.service.ts';
-import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from './images.service.ts';
-
-export type JobRow = typeof jobs.$inferSelect;
-
-/** The columns a Job answer needs (never the lease). */
-const jobColumns = {
-  id: jobs.id,
-  originalImageId: jobs.originalImageId,
-  stagedImageId: jobs.stagedImageId,
-  style: jobs.style,
-  roomType: jobs.roomType,
-  userLabel: jobs.userLabel,
-  status: jobs.status,
-  errorMessage: jobs.errorMessage,
-  createdAt: jobs.createdAt,
-  processingStartedAt: jobs.processingStartedAt,
-  processingCompletedAt: jobs.processingCompletedAt,
-  structure: jobs.structure,
-};
-type JobView = Pick<JobRow, keyof typeof jobColumns>;
+import type { Db, Tx } from '../../db/client.ts';
+import { isUuid } from '../../storage/keys.ts';
+import type { CreditsService } from '../credits/credits.service.ts';
+import { NotFoundError } from '../errors.ts';
+import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from '../images/images.service.ts';
+import { IdempotencyKeyReusedError, JobNotFailedError, TooManyActiveJobsError } from './errors.ts';
+import type { JobRow, JobsRepository, JobView } from './jobs.repository.ts';
 
 export function toJob(row: JobView): Job {
   return {
@@ -56,48 +37,19 @@ export function toJob(row: JobView): Job {
   };
 }
 
-const STYLE_NAMES: Record<Style, string> = { modern: 'Modern', traditional: 'Traditional', minimalist: 'Minimalist', luxury: 'Luxury' };
-export const usageDescription = (style: Style) => `Staging: ${STYLE_NAMES[style]}`;
-export const retryDescription = (style: Style) => `Staging retry: ${STYLE_NAMES[style]}`;
-export const REFUND_FAILED_DESCRIPTION = 'Refund: staging failed';
-export const REFUND_CANCELLED_DESCRIPTION = 'Refund: staging cancelled';
-
 /** Jobs one user may have pending or processing at once (one worker serves everyone fairly). */
 export const MAX_ACTIVE_JOBS_PER_USER = 20;
 
-export class TooManyActiveJobsError extends AppError {
-  constructor() {
-    super(429, `You already have ${MAX_ACTIVE_JOBS_PER_USER} stagings in progress. Please wait for them to finish.`, 'TOO_MANY_ACTIVE_JOBS');
-  }
-}
-
 /** `GET /api/jobs` without a page answers at most this many (newest first). */
 export const JOB_LIST_LIMIT = 1000;
-
-function preparePageQuery(db: Db) {
-  return db
-    .select({ ...jobColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(jobs)
-    .where(eq(jobs.userId, sql.placeholder('userId')))
-    .orderBy(desc(jobs.createdAt), desc(jobs.id))
-    .limit(JOBS_PAGE_SIZE)
-    .offset(sql.placeholder('offset'))
-    .prepare('jobs_page');
-}
 
 const emptyToNull = (label: string | null | undefined) => (label ? label : null);
 
 export interface JobOptions {
   /** A development-only engine (the route passes it only outside production). */
   requestedEngine?: string | null;
-  /** The request's Idempotency-Key (validated at the edge), CR-03. */
+  /** The request's Idempotency-Key (validated at the edge; docs/decisions/idempotent-job-submission.md). */
   idempotencyKey?: string | null;
-}
-
-export class IdempotencyKeyReusedError extends AppError {
-  constructor() {
-    super(422, 'This Idempotency-Key was already used for a different request. Send a new key for a new request.', 'IDEMPOTENCY_KEY_REUSED');
-  }
 }
 
 /** A key and the SHA-256 of the request it was sent with: a replay matches both. */
@@ -122,17 +74,13 @@ export class JobsService {
 
   constructor(
     private readonly db: Db,
+    private readonly repository: JobsRepository,
     private readonly credits: CreditsService,
     private readonly images: ImagesService,
     private readonly publicOrigin: string,
     /** Claim priority of a user's new jobs: buyers of Professional or Enterprise first. */
     private readonly priorityFor: (tx: Tx, userId: string) => Promise<number>,
-  ) {
-    this.pageQuery = preparePageQuery(db);
-  }
-
-  /** The gallery's hot path (bench target: 2,000 requests/s): prepared once, planned once per connection. */
-  private readonly pageQuery: ReturnType<typeof preparePageQuery>;
+  ) {}
 
   /** Called after a job is queued by this process (the in-process worker wakes up). */
   onQueued(listener: () => void): () => void {
@@ -166,8 +114,7 @@ export class JobsService {
   /**
    * Inserts a pending job and debits its credit (usage row tied to it), inside `tx`. With a key
    * already used by this user, inserts and debits nothing: a replay of the same request answers
-   * the first job. A concurrent first request with the key holds its index entry, so the insert
-   * waits for it to commit (then conflicts) or roll back (then goes ahead).
+   * the first job.
    */
   private async queueNew(
     tx: Tx,
@@ -176,34 +123,20 @@ export class JobsService {
     idempotency: Idempotency | null,
   ): Promise<{ job: JobRow; replayed: boolean }> {
     const priority = await this.priorityFor(tx, userId);
-    const [job] = await tx
-      .insert(jobs)
-      .values({
-        userId,
-        ...values,
-        status: 'pending',
-        priority,
-        idempotencyKey: idempotency?.key ?? null,
-        idempotencyFingerprint: idempotency?.fingerprint ?? null,
-      })
-      .onConflictDoNothing({ target: [jobs.userId, jobs.idempotencyKey], where: sql`${jobs.idempotencyKey} is not null` })
-      .returning();
+    const job = await this.repository.insertPending(tx, { userId, ...values, priority, idempotency });
     if (!job) {
       const replay = idempotency ? await this.replayOf(tx, userId, idempotency) : undefined;
       if (!replay) throw new Error('Job row was not written');
       return { job: replay, replayed: true };
     }
-    await this.credits.record(tx, { userId, type: 'usage', amount: -1, description: usageDescription(values.style), jobId: job.id });
+    await this.credits.chargeStaging(tx, { userId, jobId: job.id, style: values.style, retry: false });
     await this.checkActiveJobs(tx, userId);
     return { job, replayed: false };
   }
 
   /** The user's job already answered for this key, if any; a 422 when it was another request. */
   private async replayOf(tx: Tx, userId: string, idempotency: Idempotency): Promise<JobRow | undefined> {
-    const [row] = await tx
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.userId, userId), eq(jobs.idempotencyKey, idempotency.key)));
+    const row = await this.repository.findByIdempotencyKey(tx, userId, idempotency.key);
     if (row && row.idempotencyFingerprint !== idempotency.fingerprint) throw new IdempotencyKeyReusedError();
     return row;
   }
@@ -213,57 +146,32 @@ export class JobsService {
    * row: concurrent creations of one user are serialised there, so the count is exact.
    */
   private async checkActiveJobs(tx: Tx, userId: string): Promise<void> {
-    const [row] = await tx
-      .select({ n: count() })
-      .from(jobs)
-      .where(and(eq(jobs.userId, userId), sql`${jobs.status} in ('pending', 'processing')`));
-    if ((row?.n ?? 0) > MAX_ACTIVE_JOBS_PER_USER) throw new TooManyActiveJobsError();
+    if ((await this.repository.countActive(tx, userId)) > MAX_ACTIVE_JOBS_PER_USER) throw new TooManyActiveJobsError(MAX_ACTIVE_JOBS_PER_USER);
   }
 
   async get(userId: string, jobId: string): Promise<Job> {
     return toJob(await this.findOwned(userId, jobId));
   }
 
-  private async findOwned(userId: string, jobId: string, executor: Executor = this.db): Promise<JobView> {
-    if (!isUuid(jobId)) throw new NotFoundError('Job not found');
-    const [row] = await executor
-      .select(jobColumns)
-      .from(jobs)
-      .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)));
+  private async findOwned(userId: string, jobId: string, tx?: Tx): Promise<JobView> {
+    const row = isUuid(jobId) ? await this.repository.findOwned(userId, jobId, tx) : undefined;
     if (!row) throw new NotFoundError('Job not found');
     return row;
   }
 
-  /** The spec's list: the user's jobs, newest first. */
+  /** All of the user's jobs (up to JOB_LIST_LIMIT), newest first. */
   async list(userId: string): Promise<Job[]> {
-    const rows = await this.db
-      .select(jobColumns)
-      .from(jobs)
-      .where(eq(jobs.userId, userId))
-      .orderBy(desc(jobs.createdAt), desc(jobs.id))
-      .limit(JOB_LIST_LIMIT);
-    return rows.map(toJob);
+    return (await this.repository.list(userId, JOB_LIST_LIMIT)).map(toJob);
   }
 
-  /** One page of JOBS_PAGE_SIZE and the total, in one query (a window count over the user's jobs). */
+  /** One page of JOBS_PAGE_SIZE and the total. */
   async page(userId: string, page: number): Promise<JobPage> {
-    const rows = await this.pageQuery.execute({ userId, offset: (page - 1) * JOBS_PAGE_SIZE });
-    let total = rows[0]?.total;
-    if (total === undefined) {
-      // Past the last page: no rows carry the count.
-      const [row] = await this.db.select({ n: count() }).from(jobs).where(eq(jobs.userId, userId));
-      total = row?.n ?? 0;
-    }
+    const { rows, total } = await this.repository.page(userId, page);
     return { jobs: rows.map(toJob), total, page, pageSize: JOBS_PAGE_SIZE };
   }
 
   async updateLabel(userId: string, jobId: string, userLabel: string): Promise<Job> {
-    if (!isUuid(jobId)) throw new NotFoundError('Job not found');
-    const [row] = await this.db
-      .update(jobs)
-      .set({ userLabel: emptyToNull(userLabel) })
-      .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
-      .returning(jobColumns);
+    const row = isUuid(jobId) ? await this.repository.updateLabel(userId, jobId, emptyToNull(userLabel)) : undefined;
     if (!row) throw new NotFoundError('Job not found');
     return toJob(row);
   }
@@ -277,16 +185,13 @@ export class JobsService {
   async delete(userId: string, jobId: string): Promise<void> {
     if (!isUuid(jobId)) throw new NotFoundError('Job not found');
     const deletedImages = await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .delete(jobs)
-        .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
-        .returning();
+      const row = await this.repository.deleteOwned(tx, userId, jobId);
       if (!row) throw new NotFoundError('Job not found');
       const candidates = [row.originalImageId, ...(row.stagedImageId ? [row.stagedImageId] : [])];
       // Images before the refund: a creation on the original holds it and then waits for the user's row.
       const unreferenced = await this.images.deleteUnreferenced(tx, candidates);
       if (row.status === 'pending' || row.status === 'processing') {
-        await this.credits.record(tx, { userId, type: 'refund', amount: 1, description: REFUND_CANCELLED_DESCRIPTION, jobId: row.id });
+        await this.credits.refundStaging(tx, { userId, jobId: row.id, reason: 'cancelled' });
       }
       return unreferenced;
     });
@@ -298,11 +203,7 @@ export class JobsService {
     if (!isUuid(jobId)) throw new NotFoundError('Job not found');
     const idempotency = idempotencyOf(options, ['regenerate', jobId, request.style ?? null, request.roomType ?? null]);
     const result = await this.db.transaction(async (tx) => {
-      const [source] = await tx
-        .select()
-        .from(jobs)
-        .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
-        .for('share');
+      const source = await this.repository.findOwnedForShare(tx, userId, jobId);
       if (!source) throw new NotFoundError('Job not found');
       return this.queueNew(
         tx,
@@ -336,26 +237,7 @@ export class JobsService {
         replayed = true;
         return earlier;
       }
-      const [row] = await tx
-        .update(jobs)
-        .set({
-          status: 'pending',
-          errorMessage: null,
-          attempts: 0,
-          leaseToken: null,
-          leaseExpiresAt: null,
-          stagedImageId: null,
-          engine: null,
-          engineMs: null,
-          engineModel: null,
-          engineCostMicros: null,
-          requestedEngine: options.requestedEngine ?? null,
-          processingStartedAt: null,
-          processingCompletedAt: null,
-          ...(idempotency ? { idempotencyKey: idempotency.key, idempotencyFingerprint: idempotency.fingerprint } : {}),
-        })
-        .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId), eq(jobs.status, 'failed')))
-        .returning();
+      const row = await this.repository.requeueFailed(tx, userId, jobId, options.requestedEngine ?? null, idempotency);
       if (!row) {
         // A concurrent replay may have retried it first (this update waited for its commit).
         const concurrent = idempotency ? await this.replayOf(tx, userId, idempotency) : undefined;
@@ -364,9 +246,9 @@ export class JobsService {
           return concurrent;
         }
         await this.findOwned(userId, jobId, tx); // 404 for no such job of this user
-        throw new ConflictError('Only a failed staging can be retried', 'JOB_NOT_FAILED');
+        throw new JobNotFailedError();
       }
-      await this.credits.record(tx, { userId, type: 'usage', amount: -1, description: retryDescription(row.style), jobId: row.id });
+      await this.credits.chargeStaging(tx, { userId, jobId: row.id, style: row.style, retry: true });
       await this.checkActiveJobs(tx, userId);
       return row;
     });

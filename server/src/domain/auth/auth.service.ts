@@ -1,16 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DEFAULT_RETURN_TO, type SessionUser, type SignInErrorCode } from '@roomstager/contracts';
 import { eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { sessions, signInAttempts, users } from '../db/schema.ts';
-import { OidcClient, OidcError } from '../integrations/google-oidc.ts';
+import type { Db } from '../../db/client.ts';
+import { sessions, signInAttempts, users } from '../../db/schema.ts';
+import { OidcClient, OidcError } from '../../integrations/google-oidc.ts';
 import { sanitizeReturnTo } from './return-to.ts';
-import { toSessionUser, type UsersService } from './users.service.ts';
+import { toSessionUser, type UsersService } from '../users/users.service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Absolute session lifetime (SES-04): the cookie's Max-Age too. */
+/** Absolute session lifetime, whatever the activity: the cookie's Max-Age too. */
 export const SESSION_TTL_MS = 30 * DAY_MS;
-/** Idle timeout (SES-04): a session unused this long ends, server-side. */
+/** Idle timeout: a session unused this long ends, server-side. */
 export const SESSION_IDLE_MS = 7 * DAY_MS;
 /** lastSeenAt is written at most this often, so reading a session rarely writes. */
 const SESSION_TOUCH_MS = 60 * 60 * 1000;
@@ -50,11 +50,7 @@ export interface CompletedSignIn {
   returnTo: string;
 }
 
-/**
- * Sign-in (OpenID Connect authorization code + PKCE + state + nonce, the attempt stored
- * server-side and bound to the browser by a cookie) and sessions (random token in a cookie,
- * only its hash stored, a new one on every sign-in, 30 days).
- */
+/** A session's user and times by the session id: every API request runs it. */
 function prepareSessionQuery(db: Db) {
   return db
     .select({ user: users, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt })
@@ -64,6 +60,11 @@ function prepareSessionQuery(db: Db) {
     .prepare('resolve_session');
 }
 
+/**
+ * Sign-in (OpenID Connect authorization code + PKCE + state + nonce, the attempt stored
+ * server-side and bound to the browser by a cookie) and sessions (random token in a cookie,
+ * only its hash stored, a new one on every sign-in, 30 days).
+ */
 export class AuthService {
   constructor(
     private readonly db: Db,
@@ -217,7 +218,7 @@ export class AuthService {
     return toSessionUser(row.user);
   }
 
-  /** Ends every session of a user ("sign out everywhere", SES-05); answers how many. */
+  /** Ends every session of a user ("sign out everywhere"); answers how many. */
   async endAllSessions(userId: string): Promise<number> {
     const ended = await this.db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
     return ended.length;

@@ -1,6 +1,7 @@
 import { and, inArray, lte, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { rateLimits } from '../db/schema.ts';
+import type { Db } from '../../db/client.ts';
+import { lockedBatch } from '../../db/locked-batch.ts';
+import { rateLimits } from '../../db/schema.ts';
 
 /** Counting a hit runs on every limited request: a prepared statement (planned once per connection). */
 function prepareHit(db: Db) {
@@ -50,7 +51,7 @@ export class RateLimitsService {
    */
   async deleteExpired(limit: number): Promise<number> {
     const expired = lte(rateLimits.resetsAt, sql`now()`);
-    const batch = this.db.select({ key: rateLimits.key }).from(rateLimits).where(expired).limit(limit).for('update', { skipLocked: true });
+    const batch = lockedBatch(this.db, rateLimits, rateLimits.key, expired, limit);
     const deleted = await this.db.delete(rateLimits).where(and(inArray(rateLimits.key, batch), expired)).returning({ key: rateLimits.key });
     return deleted.length;
   }

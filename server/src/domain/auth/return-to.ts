@@ -1,5 +1,5 @@
 import { RETURN_TO_MAX_LENGTH } from '@roomstager/contracts';
-import { isApiPath } from '../api/paths.ts';
+import { isApiPath } from '../../api/paths.ts';
 
 // Control characters (C0, DEL, C1): never part of a path we redirect to.
 // eslint-disable-next-line no-control-regex

@@ -1,16 +1,15 @@
 import {
   FREE_TRIAL_CREDITS,
-  FREE_TRIAL_DESCRIPTION,
   USERNAME_MAX_LENGTH,
   type SessionUser,
   type UpdateProfileRequest,
   type UserStats,
 } from '@roomstager/contracts';
-import { and, count, eq, sql } from 'drizzle-orm';
-import { NotFoundError } from '../api/errors.ts';
-import type { Db, Executor } from '../db/client.ts';
-import { jobs, payments, users } from '../db/schema.ts';
-import type { CreditsService } from './credits.service.ts';
+import { eq } from 'drizzle-orm';
+import { NotFoundError } from '../errors.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import type { CreditsService } from '../credits/credits.service.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -39,10 +38,17 @@ export interface ExternalIdentity {
   name: string | undefined;
 }
 
+/** What the stats read from the domains that own them (jobs, payments). */
+export interface UserActivity {
+  completedJobs(userId: string): Promise<number>;
+  spentCents(userId: string): Promise<number>;
+}
+
 export class UsersService {
   constructor(
     private readonly db: Db,
     private readonly credits: CreditsService,
+    private readonly activity: UserActivity,
   ) {}
 
   async findById(id: string, executor: Executor = this.db): Promise<SessionUser | null> {
@@ -76,7 +82,7 @@ export class UsersService {
         if (!row) throw new Error('User vanished during sign-in');
         return { user: toSessionUser(row), created: false };
       }
-      const { balance } = await this.credits.grant(tx, inserted.id, FREE_TRIAL_CREDITS, FREE_TRIAL_DESCRIPTION);
+      const { balance } = await this.credits.grantFreeTrial(tx, inserted.id, FREE_TRIAL_CREDITS);
       return { user: toSessionUser({ ...inserted, credits: balance }), created: true };
     });
   }
@@ -101,17 +107,11 @@ export class UsersService {
    * net of credits a refund took back), money spent in cents (completed, unrefunded payments).
    */
   async stats(userId: string): Promise<UserStats> {
-    const [totalCredits, [completed], [spent]] = await Promise.all([
+    const [totalCredits, totalJobs, totalSpent] = await Promise.all([
       this.credits.totalPurchased(userId),
-      this.db
-        .select({ n: count() })
-        .from(jobs)
-        .where(and(eq(jobs.userId, userId), eq(jobs.status, 'completed'))),
-      this.db
-        .select({ cents: sql<string | number | null>`coalesce(sum(${payments.amountCents}), 0)` })
-        .from(payments)
-        .where(and(eq(payments.userId, userId), eq(payments.status, 'completed'))),
+      this.activity.completedJobs(userId),
+      this.activity.spentCents(userId),
     ]);
-    return { totalJobs: completed?.n ?? 0, totalCredits: Math.max(0, totalCredits), totalSpent: Number(spent?.cents ?? 0) };
+    return { totalJobs, totalCredits: Math.max(0, totalCredits), totalSpent };
   }
 }

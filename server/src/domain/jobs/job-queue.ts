@@ -1,0 +1,76 @@
+import type { StructureReport } from '@roomstager/contracts';
+import type { Db } from '../../db/client.ts';
+import type { CreditsService } from '../credits/credits.service.ts';
+import type { NormalisedImage } from '../images/image-files.ts';
+import type { ImagesService } from '../images/images.service.ts';
+import type { ClaimedJob, JobResult, JobsRepository } from './jobs.repository.ts';
+
+export type { ClaimedJob } from './jobs.repository.ts';
+
+class LeaseLost extends Error {}
+
+/**
+ * The worker's side of the jobs: claims with leases (JobsRepository.claim: one short statement
+ * with FOR UPDATE SKIP LOCKED, so any number of workers can share one PostgreSQL), and the
+ * writes that end a run. Each claim sets a fresh lease token; renewing, completing, failing
+ * (with its refund) and releasing are conditional on it, so a worker whose lease expired can
+ * never write a second time. Lease times come from the database clock, never from the worker
+ * machine's.
+ */
+export class JobQueue {
+  constructor(
+    private readonly db: Db,
+    private readonly repository: JobsRepository,
+    private readonly credits: CreditsService,
+    private readonly images: ImagesService,
+  ) {}
+
+  /** The next job to run, leased to this worker, or null when none is due. */
+  claim(): Promise<ClaimedJob | null> {
+    return this.repository.claim();
+  }
+
+  /** Extends the lease; false when it is no longer ours (expired and reclaimed, or the job was deleted). */
+  renew(job: ClaimedJob): Promise<boolean> {
+    return this.repository.renew(job);
+  }
+
+  /** Counts one more engine run (an in-process retry); the new count, or null when the lease is lost. */
+  recordAttempt(job: ClaimedJob): Promise<number | null> {
+    return this.repository.recordAttempt(job);
+  }
+
+  /**
+   * Records the stored result and completes the job, in one transaction conditional on the lease.
+   * False (and nothing written) when the lease is lost: the caller deletes the files it stored.
+   */
+  async complete(job: ClaimedJob, result: JobResult & { storageKey: string; image: NormalisedImage }): Promise<boolean> {
+    try {
+      await this.db.transaction(async (tx) => {
+        // Lock our row first: a concurrent delete either went before (no row) or waits for us.
+        if (!(await this.repository.lockHeld(tx, job))) throw new LeaseLost();
+        await this.images.insertRow(tx, { id: result.imageId, storageKey: result.storageKey, userId: job.userId, kind: 'staged', image: result.image });
+        if (!(await this.repository.markCompleted(tx, job, result))) throw new LeaseLost();
+      });
+      return true;
+    } catch (err) {
+      if (err instanceof LeaseLost) return false;
+      throw err;
+    }
+  }
+
+  /** Fails the job for good with a message for the user and refunds its credit, in one transaction. */
+  async fail(job: ClaimedJob, errorMessage: string, engine?: string, engineModel?: string, structure?: StructureReport): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const row = await this.repository.markFailed(tx, job, { errorMessage, engine, engineModel, structure });
+      if (!row) return false;
+      await this.credits.refundStaging(tx, { userId: row.userId, jobId: row.id, reason: 'failed' });
+      return true;
+    });
+  }
+
+  /** Gives the job back to the queue (graceful shutdown): the run it did not finish does not count. */
+  release(job: ClaimedJob): Promise<boolean> {
+    return this.repository.release(job);
+  }
+}
