@@ -19,6 +19,8 @@ export interface ChangeMaps {
   chroma: Float32Array;
   /** Change of local contrast (edges, texture) as |log| of the ratio of local deviations. */
   texture: Float32Array;
+  /** Local deviation of grey (0..1) of the original and of the registered answer (NaN where it has no pixel). */
+  deviation: { original: Float32Array; registered: Float32Array };
   /**
    * Share of the original's strong edges (weighted by trust, see analysis.ts) that the registered
    * answer has at the same place and orientation: low when it does not line up, whatever was added.
@@ -94,6 +96,7 @@ export function changeMaps(original: RgbImage, answer: RgbImage, h: Mat3, weight
     color: colorSmooth,
     chroma,
     texture,
+    deviation: { original: so.data, registered: sa.data },
     strength,
     changed: { width, height, data: changed },
   };

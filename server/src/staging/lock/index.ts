@@ -11,6 +11,8 @@
  * register.ts the answer onto the original: zoom-and-shift search at 1/8 size, then robust
  *             Gauss-Newton on local contrast (similarity -> affine -> homography)
  * change.ts   colour (after an exposure gain) and local-contrast differences of the registered answer
+ * openings.ts openings inside the staging zone, told by their light: one covered over with wall,
+ *             or a new framed one, is drift; furniture in front of one is not
  * verdict.ts  faithful or drift, with reasons from a fixed list and a score
  * compose.ts  the lock: the original at full resolution, the answer's colour-matched additions
  *             (feathered), and their shadows as a darkening of the original's own pixels
