@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage, encodeJpeg, type RgbImage } from '../../src/staging/local/image.ts';
 import { stageDetailed } from '../../src/staging/local/index.ts';
 import { lockAnswer, type LockResult } from '../../src/staging/lock/index.ts';
-import { apply3, sample } from '../../src/staging/lock/planes.ts';
+import { apply3, mat3, rgbPlanes, sample, warpPlane, type Mat3 } from '../../src/staging/lock/planes.ts';
 
 const fixture = (path: string) => readFileSync(fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url)));
 
@@ -21,6 +21,12 @@ async function fromSharp(s: Sharp): Promise<RgbImage> {
   return { width: info.width, height: info.height, data: new Uint8Array(data) };
 }
 const pipe = (img: RgbImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
+function invert3(m: Mat3): Mat3 {
+  const [a, b, c, d, e, f, g, h, k] = Array.from(m) as [number, number, number, number, number, number, number, number, number];
+  const det = a * (e * k - f * h) - b * (d * k - f * g) + c * (d * h - e * g);
+  return mat3([e * k - f * h, c * h - b * k, b * f - c * e, f * g - d * k, a * k - c * g, c * d - a * f, d * h - e * g, b * g - a * h, a * e - b * d].map((v) => v / det));
+}
+
 /** A copy of `img` with `box` filled with the colour at `from` (an answer that painted something over with wall). */
 function paintBox(img: RgbImage, box: { left: number; top: number; width: number; height: number }, from: [number, number]): RgbImage {
   const data = new Uint8Array(img.data);
@@ -131,6 +137,22 @@ describe('structure lock', () => {
     const result = await lockAnswer(room, answer, { composite: false });
     expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
     expect(registrationError(result, room, answer, (x, y) => [(x + 0.5 - 60) * sx - 0.5, (y + 0.5) * sy - 0.5])).toBeLessThan(1.5);
+  });
+
+  it('registers the same staging slightly reprojected (a small turn of the camera: tilt and keystone)', async () => {
+    // Answer pixel -> staged pixel: a little zoom, tilt and keystone.
+    const toStaged = mat3([1.015, 0.012, -6, -0.008, 1.01, 5, 1.2e-5, -0.8e-5, 1]);
+    const planes = rgbPlanes(staged).map((p) => warpPlane(p, toStaged, room.width, room.height).data);
+    const data = new Uint8Array(3 * room.width * room.height);
+    // The few border pixels the staging does not reach keep its nearest colour, as a model fills its frame.
+    for (let i = 0; i < room.width * room.height; i++) {
+      for (let c = 0; c < 3; c++) data[3 * i + c] = Math.round(255 * (Number.isNaN(planes[c]![i]!) ? staged.data[3 * i + c]! / 255 : planes[c]![i]!));
+    }
+    const answer = await asAnswer({ width: room.width, height: room.height, data });
+    const result = await lockAnswer(room, answer, { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
+    const toAnswer = invert3(toStaged);
+    expect(registrationError(result, room, answer, (x, y) => apply3(toAnswer, x, y))).toBeLessThan(1.5);
   });
 
   it('finds a window pasted onto a plain wall', async () => {
