@@ -7,9 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { encodeJpeg } from '../server/src/staging/local/image.ts';
 import { stageToJpeg } from '../server/src/staging/local/index.ts';
-import { lockStructure } from '../server/src/staging/lock/index.ts';
+import { encodeComposite, lockStructure } from '../server/src/staging/lock/index.ts';
 import { lockOnThread } from '../server/src/staging/lock/thread.ts';
 import { median } from './bench-support.ts';
 
@@ -30,7 +29,7 @@ for (let r = 0; r < runs; r++) {
   check.push(performance.now() - t);
   const t2 = performance.now();
   const locked = await lockStructure(before, after, { composite: true });
-  await encodeJpeg(locked.composite!);
+  await encodeComposite(locked.composite!);
   total.push(performance.now() - t2);
   verdict = `${checked.check.verdict} ${checked.check.score}`;
 }

@@ -6,8 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { encodeJpeg, encodePng } from '../server/src/staging/local/image.ts';
-import { drawDebug, lockStructure } from '../server/src/staging/lock/index.ts';
+import { encodePng } from '../server/src/staging/local/image.ts';
+import { drawDebug, encodeComposite, lockStructure } from '../server/src/staging/lock/index.ts';
 
 const argsSchema = z.object({
   before: z.string().min(1),
@@ -32,5 +32,5 @@ const [before, after] = await Promise.all([readFile(args.before), readFile(args.
 const result = await lockStructure(before, after, { composite: args.out !== undefined });
 const { verdict, score, reasons } = result.check;
 console.log(JSON.stringify({ verdict, score, reasons }));
-if (args.out && result.composite) await writeFile(args.out, await encodeJpeg(result.composite));
+if (args.out && result.composite) await writeFile(args.out, await encodeComposite(result.composite));
 if (args.debug) await writeFile(args.debug, await encodePng(drawDebug(result.analysis)));

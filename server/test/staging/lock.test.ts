@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage, encodeJpeg, type RgbImage } from '../../src/staging/local/image.ts';
 import { stageDetailed } from '../../src/staging/local/index.ts';
 import { lockAnswer, type LockResult } from '../../src/staging/lock/index.ts';
-import { apply3, sample } from '../../src/staging/lock/planes.ts';
+import { apply3, mat3, rgbPlanes, sample, warpPlane, type Mat3 } from '../../src/staging/lock/planes.ts';
 
 const fixture = (path: string) => readFileSync(fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url)));
 
@@ -21,6 +21,21 @@ async function fromSharp(s: Sharp): Promise<RgbImage> {
   return { width: info.width, height: info.height, data: new Uint8Array(data) };
 }
 const pipe = (img: RgbImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
+function invert3(m: Mat3): Mat3 {
+  const [a, b, c, d, e, f, g, h, k] = Array.from(m) as [number, number, number, number, number, number, number, number, number];
+  const det = a * (e * k - f * h) - b * (d * k - f * g) + c * (d * h - e * g);
+  return mat3([e * k - f * h, c * h - b * k, b * f - c * e, f * g - d * k, a * k - c * g, c * d - a * f, d * h - e * g, b * g - a * h, a * e - b * d].map((v) => v / det));
+}
+
+/** A copy of `img` with `box` filled with the colour at `from` (an answer that painted something over with wall). */
+function paintBox(img: RgbImage, box: { left: number; top: number; width: number; height: number }, from: [number, number]): RgbImage {
+  const data = new Uint8Array(img.data);
+  const at = 3 * (from[1] * img.width + from[0]);
+  for (let y = box.top; y < box.top + box.height; y++) {
+    for (let x = box.left; x < box.left + box.width; x++) for (let c = 0; c < 3; c++) data[3 * (y * img.width + x) + c] = img.data[at + c]!;
+  }
+  return { ...img, data };
+}
 /** A provider's answer is a JPEG. */
 const asAnswer = async (img: RgbImage) => decodeImage(await encodeJpeg(img));
 
@@ -124,6 +139,22 @@ describe('structure lock', () => {
     expect(registrationError(result, room, answer, (x, y) => [(x + 0.5 - 60) * sx - 0.5, (y + 0.5) * sy - 0.5])).toBeLessThan(1.5);
   });
 
+  it('registers the same staging slightly reprojected (a small turn of the camera: tilt and keystone)', async () => {
+    // Answer pixel -> staged pixel: a little zoom, tilt and keystone.
+    const toStaged = mat3([1.015, 0.012, -6, -0.008, 1.01, 5, 1.2e-5, -0.8e-5, 1]);
+    const planes = rgbPlanes(staged).map((p) => warpPlane(p, toStaged, room.width, room.height).data);
+    const data = new Uint8Array(3 * room.width * room.height);
+    // The few border pixels the staging does not reach keep its nearest colour, as a model fills its frame.
+    for (let i = 0; i < room.width * room.height; i++) {
+      for (let c = 0; c < 3; c++) data[3 * i + c] = Math.round(255 * (Number.isNaN(planes[c]![i]!) ? staged.data[3 * i + c]! / 255 : planes[c]![i]!));
+    }
+    const answer = await asAnswer({ width: room.width, height: room.height, data });
+    const result = await lockAnswer(room, answer, { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
+    const toAnswer = invert3(toStaged);
+    expect(registrationError(result, room, answer, (x, y) => apply3(toAnswer, x, y))).toBeLessThan(1.5);
+  });
+
   it('finds a window pasted onto a plain wall', async () => {
     const window = await pipe(staged).extract(WINDOW).resize(210, 236).png().toBuffer();
     const answer = await asAnswer(await fromSharp(pipe(staged).composite([{ input: window, left: 672, top: 115 }])));
@@ -142,6 +173,28 @@ describe('structure lock', () => {
     }
     const result = await lockAnswer(room, await asAnswer({ ...staged, data }), { composite: false });
     expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['opening_changed'] });
+  });
+
+  it('finds a window pasted low on a wall, inside the staging zone', async () => {
+    const window = await pipe(staged).extract(WINDOW).resize(170, 190).png().toBuffer();
+    const answer = await asAnswer(await fromSharp(pipe(staged).composite([{ input: window, left: 640, top: 300 }])));
+    const result = await lockAnswer(room, answer, { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['opening_changed'] });
+  });
+
+  it('finds the part of a window inside the staging zone painted over', async () => {
+    const bottom = WINDOW.top + WINDOW.height + 6;
+    const answer = paintBox(staged, { left: WINDOW.left - 4, top: 270, width: WINDOW.width + 8, height: bottom - 270 }, [WINDOW.left + WINDOW.width + 15, 265]);
+    const result = await lockAnswer(room, await asAnswer(answer), { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['opening_changed'] });
+  });
+
+  it('keeps a sofa standing in front of the lower part of a window', async () => {
+    const { width: W, height: H } = room;
+    const svg = `<svg width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg"><rect x="200" y="330" width="230" height="60" rx="10" fill="#55555a"/><rect x="190" y="380" width="250" height="70" rx="8" fill="#4a4a4e"/><rect x="200" y="450" width="10" height="25" fill="#222"/><rect x="420" y="450" width="10" height="25" fill="#222"/></svg>`;
+    const answer = await asAnswer(await fromSharp(pipe(staged).composite([{ input: Buffer.from(svg) }])));
+    const result = await lockAnswer(room, answer, { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
   });
 
   it('finds walls repainted', async () => {
@@ -186,6 +239,13 @@ describe('structure lock', () => {
     expect(d.keptMean).toBeLessThan(1.5);
     expect(d.addedShare).toBeGreaterThan(0.1);
     expect(d.addedMean).toBeLessThan(15);
+  });
+
+  it('finds the balcony door of the reference staging painted over with wall', async () => {
+    const original = await decodeImage(fixture('rooms/empty-living-portrait.jpg'));
+    const answer = await decodeImage(fixture('generative/staged-by-a-generative-model.jpg'));
+    const result = await lockAnswer(original, await asAnswer(paintBox(answer, { left: 500, top: 550, width: 190, height: 265 }, [470, 500])), { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['opening_changed'] });
   });
 
   it('locks a 1-megapixel answer onto a 12-megapixel photo at full size', async () => {

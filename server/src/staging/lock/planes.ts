@@ -68,10 +68,26 @@ export function sample(p: Plane, x: number, y: number): number {
 /** `src` seen through `h` on a width x height grid (h maps grid pixels to src pixels); NaN where it has no pixel. */
 export function warpPlane(src: Plane, h: Mat3, width: number, height: number): Plane {
   const out = new Float32Array(width * height);
+  // apply3 and sample inlined: this runs for every pixel of the working grid several times a check.
+  const h0 = h[0]!, h1 = h[1]!, h2 = h[2]!, h3 = h[3]!, h4 = h[4]!, h5 = h[5]!, h6 = h[6]!, h7 = h[7]!, h8 = h[8]!;
+  const sw = src.width;
+  const sh = src.height;
+  const d = src.data;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const [u, v] = apply3(h, x, y);
-      out[y * width + x] = sample(src, u, v);
+      const w = h6 * x + h7 * y + h8;
+      const u = (h0 * x + h1 * y + h2) / w;
+      const v = (h3 * x + h4 * y + h5) / w;
+      if (!(u >= 0 && v >= 0 && u <= sw - 1 && v <= sh - 1)) {
+        out[y * width + x] = NaN;
+        continue;
+      }
+      const x0 = Math.min(sw - 2, Math.floor(u));
+      const y0 = Math.min(sh - 2, Math.floor(v));
+      const fx = u - x0;
+      const fy = v - y0;
+      const i = y0 * sw + x0;
+      out[y * width + x] = (d[i]! * (1 - fx) + d[i + 1]! * fx) * (1 - fy) + (d[i + sw]! * (1 - fx) + d[i + sw + 1]! * fx) * fy;
     }
   }
   return { width, height, data: out };
@@ -122,21 +138,21 @@ export function morph(m: Mask, r: number): Mask {
     const out = new Uint8Array(src.length);
     const len = horizontal ? w : h;
     const lines = horizontal ? h : w;
-    const at = (line: number, i: number) => (horizontal ? line * w + i : i * w + line);
+    const step = horizontal ? 1 : w;
+    const near = new Uint8Array(len);
     for (let line = 0; line < lines; line++) {
-      // Distance to the last pixel equal to `on` seen in each direction, as a running count.
+      const first = horizontal ? line * w : line;
+      // Distance to the last pixel equal to `on` seen in each direction.
       let last = -Infinity;
-      const near = new Int32Array(len).fill(0);
-      for (let i = 0; i < len; i++) {
-        if (src[at(line, i)] === on) last = i;
-        if (i - last <= k) near[i] = 1;
+      for (let i = 0, j = first; i < len; i++, j += step) {
+        if (src[j] === on) last = i;
+        near[i] = i - last <= k ? 1 : 0;
       }
       last = Infinity;
-      for (let i = len - 1; i >= 0; i--) {
-        if (src[at(line, i)] === on) last = i;
-        if (last - i <= k) near[i] = 1;
+      for (let i = len - 1, j = first + (len - 1) * step; i >= 0; i--, j -= step) {
+        if (src[j] === on) last = i;
+        out[j] = near[i] || last - i <= k ? on : 1 - on;
       }
-      for (let i = 0; i < len; i++) out[at(line, i)] = near[i] ? on : 1 - on;
     }
     return out;
   };

@@ -1,5 +1,6 @@
 import { DRIFT_REASONS, type DriftReason } from '@roomstager/contracts';
 import { CHROMA_LIMIT, COLOR_LIMIT, TEXTURE_LIMIT, type ChangeMaps } from './change.ts';
+import { openingMeasures } from './openings.ts';
 import { components, morph, type Mask } from './planes.ts';
 import type { Registration } from './register.ts';
 import { Surface, type Zones } from './zones.ts';
@@ -90,6 +91,9 @@ export function checkStructure(reg: Registration, change: ChangeMaps, zones: Zon
     for (const i of o.pixels) if (cleaned.data[i]) changed++;
     measures.opening_changed = Math.max(measures.opening_changed, changed / o.pixels.length / OPENING_CHANGED);
   }
+  // Inside the staging zone, where furniture may stand in front of them, openings are told by their light.
+  const inZone = openingMeasures(change, zones);
+  measures.opening_changed = Math.max(measures.opening_changed, inZone.covered, inZone.added);
   measures.walls_recoloured = recolouredShare(change, zones, Surface.Wall, cleaned) / WALLS_RECOLOURED;
   let floor = 0;
   let floorChanged = 0;

@@ -1,6 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { encodeJpeg } from '../local/image.ts';
-import { lockStructure } from './index.ts';
+import { encodeComposite, lockStructure } from './index.ts';
 import type { LockReply, LockRequest } from './thread.ts';
 
 /** Locks the answers posted by lockOnThread, one at a time. */
@@ -10,7 +9,7 @@ const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
 port.on('message', (req: LockRequest) => {
   lockStructure(buffer(req.before), buffer(req.after), { composite: true })
     .then(async ({ check, composite }) => {
-      const jpeg = composite ? await encodeJpeg(composite) : null;
+      const jpeg = composite ? await encodeComposite(composite) : null;
       const image = jpeg ? new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength) : null;
       port.postMessage({ id: req.id, ok: true, check, image } satisfies LockReply, image ? [image.buffer as ArrayBuffer] : []);
     })

@@ -43,15 +43,24 @@ export function roomZones(room: RoomModel): Zones {
   for (let v = 0; v < height; v++) {
     for (let u = 0; u < width; u++) {
       const d = cam.rayDir(u, v);
-      // Nearest exit plane of the box (the camera stands inside it).
-      const hits: Array<[number, Surface]> = [
-        [d[1] < 0 ? eye / -d[1] : Infinity, Surface.Floor],
-        [d[1] > 0 ? (ceiling - eye) / d[1] : Infinity, Surface.Ceiling],
-        [d[0] < 0 ? left / d[0] : d[0] > 0 ? right / d[0] : Infinity, Surface.Wall],
-        [d[2] > 0 ? back / d[2] : Infinity, Surface.Wall],
-      ];
-      let [t, kind] = hits[0]!;
-      for (const [tt, k] of hits) if (tt > 0 && tt < t) [t, kind] = [tt, k];
+      // Nearest exit plane of the box (the camera stands inside it); floor first, as ties go to it.
+      let t = d[1] < 0 ? eye / -d[1] : Infinity;
+      let kind: Surface = Surface.Floor;
+      const tc = d[1] > 0 ? (ceiling - eye) / d[1] : Infinity;
+      if (tc > 0 && tc < t) {
+        t = tc;
+        kind = Surface.Ceiling;
+      }
+      const ts = d[0] < 0 ? left / d[0] : d[0] > 0 ? right / d[0] : Infinity;
+      if (ts > 0 && ts < t) {
+        t = ts;
+        kind = Surface.Wall;
+      }
+      const tb = d[2] > 0 ? back / d[2] : Infinity;
+      if (tb > 0 && tb < t) {
+        t = tb;
+        kind = Surface.Wall;
+      }
       const i = v * width + u;
       surface[i] = kind;
       const y = eye + d[1] * t;
