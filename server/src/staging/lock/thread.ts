@@ -29,7 +29,7 @@ const ENTRY = new URL('./worker-entry.ts', import.meta.url);
  * The lock (check and full-resolution composite, seconds of CPU at 12 MP) on a long-lived thread
  * of its own, so the server's event loop stays free and the thread's code stays warm (a cold
  * thread took about twice as long). One answer at a time; an aborted running answer terminates
- * the thread, and the next answer starts a fresh one. The thread does not keep the process alive.
+ * the thread, and the next answer starts a fresh one. The thread keeps the process alive only while it works.
  */
 class LockThread {
   private worker: Worker | null = null;
@@ -50,15 +50,20 @@ class LockThread {
   private pump(): void {
     if (this.running) return;
     const task = this.queue.shift();
-    if (!task) return;
+    // An idle thread must not keep the process alive; a busy one must, or a script waiting
+    // for its answer would exit.
+    if (!task) {
+      this.worker?.unref();
+      return;
+    }
     this.running = task;
     this.worker ??= this.start();
+    this.worker.ref();
     this.worker.postMessage(task.request);
   }
 
   private start(): Worker {
     const worker = new Worker(BOOT, { workerData: { entry: ENTRY.href } });
-    worker.unref();
     worker.on('message', (reply: LockReply) => {
       const task = this.running;
       if (worker !== this.worker || !task || task.request.id !== reply.id) return;
