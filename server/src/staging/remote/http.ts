@@ -181,7 +181,8 @@ export class HttpClient {
       let headers: Headers;
       try {
         // A request carrying the key never follows a redirect: fetch would forward custom key
-        // headers (x-goog-api-key) to wherever it points (SEC-08). Downloads without it may.
+        // headers (x-goog-api-key) to wherever it points, and the key must never reach another
+        // origin. Downloads without it may.
         const keyed = Object.values(spec.headers ?? {}).some((v) => v.includes(this.options.secret));
         const init: RequestInit = { method: spec.method, signal: combined, redirect: keyed ? 'manual' : 'follow' };
         if (spec.headers) init.headers = spec.headers;
