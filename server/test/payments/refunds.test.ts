@@ -15,7 +15,7 @@ import {
 
 /**
  * A refund or reversal event only names the capture; PayPal's capture (and refund) say what
- * happened (docs/decisions/paypal-exactly-once.md). A partial refund removes
+ * happened (docs/decisions/0008-paypal-exactly-once.md). A partial refund removes
  * floor(credits x refunded / price) in all.
  */
 describe.each(databaseKinds)('refunds and reversals on %s', (kind) => {
