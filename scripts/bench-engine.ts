@@ -36,7 +36,7 @@ const inputs: Array<{ name: string; make: () => Promise<Buffer> }> = [
 if (only === undefined) {
   console.log(`runs per cell: ${runs}; times in ms (median); peak RSS of the process staging that input, in MB`);
   for (const [i] of inputs.entries()) {
-    // With the allocator setting `npm start` and `npm run worker` use (docs/decisions/malloc-arenas.md).
+    // With the allocator setting `npm start` and `npm run worker` use (docs/decisions/0013-malloc-arenas.md).
     const env = { MALLOC_ARENA_MAX: '2', ...process.env };
     execFileSync(process.execPath, ['--import', 'tsx', import.meta.filename, String(runs), String(i)], { stdio: 'inherit', env });
   }

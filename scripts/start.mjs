@@ -31,7 +31,7 @@ if (stale) {
 }
 
 // glibc gives every thread that allocates its own malloc arena; libvips' and the engine's threads
-// then keep hundreds of MB of freed image buffers (see docs/decisions/malloc-arenas.md).
+// then keep hundreds of MB of freed image buffers (see docs/decisions/0013-malloc-arenas.md).
 const env = { MALLOC_ARENA_MAX: '2', ...process.env };
 const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/api/server.ts'], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));

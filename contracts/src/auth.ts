@@ -37,7 +37,8 @@ export const RETURN_TO_MAX_LENGTH = 2048;
  * - OAuthCallback: the provider's answer was refused (state, code, PKCE, nonce, token, unverified e-mail, user cancelled).
  * - OAuthCreateAccount: the account could not be created.
  * - Callback: anything else that failed while finishing the sign-in.
- * - RATE_LIMITED: too many attempts; carries `&message=` (the spec's "unknown code" row shows it).
+ * - RATE_LIMITED: too many attempts; carries `&message=`, which the login page shows
+ *   because the code is not in its catalogue (web/src/features/auth/sign-in-errors.ts).
  */
 export const SIGN_IN_ERROR_CODES = ['OAuthSignin', 'OAuthCallback', 'OAuthCreateAccount', 'Callback', 'RATE_LIMITED'] as const;
 export type SignInErrorCode = (typeof SIGN_IN_ERROR_CODES)[number];

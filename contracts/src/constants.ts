@@ -1,4 +1,4 @@
-/** Business constants of the product specification (section 9), shared by web and server. */
+/** Business constants (styles, room types, credit packs, limits), shared by web and server. */
 
 export const STYLES = ['modern', 'traditional', 'minimalist', 'luxury'] as const;
 export type Style = (typeof STYLES)[number];

@@ -26,8 +26,8 @@ const userLabelSchema = z.string().trim().max(USER_LABEL_MAX_LENGTH, {
 
 /**
  * Request header of the three calls that debit a credit (`POST /api/jobs`, `.../regenerate`,
- * `.../retry`), CR-03. Optional, but the web app sends a fresh UUID per user action and the same
- * one again if that action is retried. The first success is stored with the job: a replay with the
+ * `.../retry`; docs/decisions/0015-idempotent-job-submission.md). Optional, but the web app sends
+ * a fresh UUID per user action and the same one again if that action is retried. The first success is stored with the job: a replay with the
  * same key and the same body answers that job again with the first answer's status (201 for a
  * creation or regeneration, 200 for a retry) and debits nothing; the same key with a different
  * body (or on another of the three calls) is a 422 `IDEMPOTENCY_KEY_REUSED` and changes nothing.
@@ -102,7 +102,7 @@ export const jobSchema = z.object({
 });
 export type Job = z.infer<typeof jobSchema>;
 
-/** `GET /api/jobs`: the spec's list (newest first). */
+/** `GET /api/jobs` without a page: every job of the user, newest first. */
 export const jobListResponseSchema = z.array(jobSchema);
 
 /** `GET /api/jobs?page=N` (N from 1): one page of 20 and the total. */

@@ -37,7 +37,7 @@ export const createOrderRequestSchema = z.strictObject({
 });
 export type CreateOrderRequest = z.infer<typeof createOrderRequestSchema>;
 
-/** The spec's payment order response: the PayPal order id. */
+/** `POST /api/paypal/order`'s answer: the PayPal order id. */
 export const paymentOrderResponseSchema = z.object({
   id: z.string(),
   /** Where the buyer approves the order (PayPal's `payer-action`/`approve` link; the simulator's page). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CREDIT_PACKS, idempotencyKeySchema, isAppRoute, packByPrice } from '../src/index.ts';
 
 describe('app routes', () => {
-  it('knows every screen of the spec', () => {
+  it('knows every screen of the app', () => {
     for (const path of ['/', '/login', '/signup', '/pricing', '/privacy-policy', '/terms-and-conditions', '/generate', '/gallery', '/credits', '/profile', '/checkout/89', '/pricing/']) {
       expect(isAppRoute(path), path).toBe(true);
     }
@@ -15,7 +15,7 @@ describe('app routes', () => {
 });
 
 describe('credit packs', () => {
-  it('are the three packs of the spec', () => {
+  it('are the three packs on sale', () => {
     expect(CREDIT_PACKS.map((p) => [p.name, p.priceUsd, p.credits])).toEqual([
       ['Starter', 19, 10],
       ['Professional', 89, 50],

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.ts';
 
-/** SEC-02 and SEC-04 on a production-like origin (HTTPS), across API, error and page responses. */
+/**
+ * The security headers (HSTS, nosniff, referrer policy, no framing) and no CORS permission, on a
+ * production-like origin (HTTPS), across API, error and page responses.
+ */
 describe('security headers behind HTTPS', () => {
   let t: TestApp;
   beforeAll(async () => {

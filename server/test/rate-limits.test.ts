@@ -79,7 +79,7 @@ describe.each(databaseKinds)('rate limits counted in the database on %s', (kind)
     );
   });
 
-  it('limits job creations, regenerations and retries per user (SEC-05)', async () => {
+  it('limits job creations, regenerations and retries per user', async () => {
     const alice = await createSignedInUser(t, { name: 'alice' });
     const bob = await createSignedInUser(t, { name: 'bob' });
     // Refused bodies (400) and unknown jobs (404) count: the limit, not the job, is under test.

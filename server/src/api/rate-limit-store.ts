@@ -17,7 +17,7 @@ const limitOptionsSchema = z.object({
  * plugin's in-memory store, each route configured with `config.rateLimit` counts on its own: its
  * keys are prefixed with its method and URL. Limiters made with `createRateLimit` have no route,
  * so their key generators name them (auth.routes.ts). A database error is passed on: the request
- * fails rather than going unlimited (docs/decisions/rate-limits-in-the-database.md).
+ * fails rather than going unlimited (docs/decisions/0014-rate-limits-in-the-database.md).
  */
 export function databaseRateLimitStore(counters: RateLimitsService): FastifyRateLimitStoreCtor {
   return class DatabaseRateLimitStore implements FastifyRateLimitStore {

@@ -143,7 +143,7 @@ describe.each(databaseKinds)('sign-in through the development issuer on %s', (ki
     expect(rows).toHaveLength(0);
   });
 
-  it('signs out everywhere: every session of the user ends, other users keep theirs (SES-05)', async () => {
+  it('signs out everywhere: every session of the user ends, other users keep theirs', async () => {
     const laptop = new CookieJar();
     const phone = new CookieJar();
     const other = new CookieJar();
@@ -215,7 +215,7 @@ describe.each(databaseKinds)('sign-in through the development issuer on %s', (ki
     }
   });
 
-  it('ends a session idle for 7 days, keeps an active one alive, and ends any after 30 days (SES-04)', async () => {
+  it('ends a session idle for 7 days, keeps an active one alive, and ends any after 30 days', async () => {
     const DAY = 24 * 60 * 60 * 1000;
     const session = async (name: string) => {
       const jar = new CookieJar();
@@ -329,7 +329,7 @@ describe.each(databaseKinds)('sign-in through the development issuer on %s', (ki
     expect(location.origin).toBe('http://localhost:3000');
   });
 
-  it('checks the stored returnTo again at the callback, so a tampered row cannot send the user off-site (RED-02)', async () => {
+  it('checks the stored returnTo again at the callback, so a tampered row cannot send the user off-site', async () => {
     const jar = new CookieJar();
     await storeReturnUrl(t.app, jar, '/gallery');
     const authorizationUrl = await startSignIn(t.app, jar);

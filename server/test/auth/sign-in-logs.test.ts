@@ -7,7 +7,7 @@ import { CookieJar, get, startSignIn, submitDevSignIn } from './sign-in-helpers.
 
 type Line = Record<string, unknown> & { event?: string; msg?: string };
 
-/** AUTH-07 / SEC-07: sign-in successes and failures are logged with a reason code and no secrets. */
+/** Sign-in successes and failures are logged with a reason code and no secrets. */
 describe('sign-in security log', () => {
   const lines: Line[] = [];
   const raw: string[] = [];

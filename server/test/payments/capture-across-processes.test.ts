@@ -4,7 +4,8 @@ import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
 import { approvedOrder, balanceOf, capture, confirm, expectLedgerInvariant, newBuyer, purchaseRows, secondServer, simulator } from './payment-helpers.ts';
 
 /**
- * PAY-04 across processes: two servers capture one order at once with the same
+ * A purchase is credited exactly once (docs/decisions/0008-paypal-exactly-once.md), across
+ * processes: two servers capture one order at once with the same
  * PayPal-Request-Id, and PayPal refuses the second while the first runs
  * (PREVIOUS_REQUEST_IN_PROGRESS) instead of answering ORDER_ALREADY_CAPTURED. Both callers are
  * answered with the completed purchase; it is credited once.

@@ -27,7 +27,10 @@ export async function newBuyer(app: FastifyInstance, label = 'buyer'): Promise<B
   return { jar, id: res.json().user.id as string };
 }
 
-/** A same-origin browser call: JSON body only when there is a payload, as the spec's helper does. */
+/**
+ * A same-origin browser call: JSON body only when there is a payload, as the web app's API client
+ * (web/src/lib/api-client.ts) sends it.
+ */
 export function call(app: FastifyInstance, buyer: Buyer | undefined, method: 'GET' | 'POST', url: string, payload?: unknown): Promise<LightMyRequestResponse> {
   const cookie = buyer?.jar.header(url);
   return app.inject({
@@ -48,7 +51,7 @@ export const PACK_ORDERS = {
   enterprise: { amount: 399, currency: 'USD', intent: 'CAPTURE' },
 } as const;
 
-/** Creates an order through the spec's call; answers its id. */
+/** Creates an order with the body the checkout page sends; answers its id. */
 export async function createOrder(app: FastifyInstance, buyer: Buyer, pack: keyof typeof PACK_ORDERS = 'professional'): Promise<string> {
   const res = await call(app, buyer, 'POST', '/api/paypal/order', PACK_ORDERS[pack]);
   expect(res.statusCode, res.body).toBe(201);

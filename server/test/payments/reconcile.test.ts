@@ -19,7 +19,7 @@ import {
 const MINUTE = 60_000;
 
 /**
- * PAY-11: payments PayPal never told us the end of (approved and never captured, a PENDING
+ * Payments PayPal never told us the end of (approved and never captured, a PENDING
  * capture, webhooks missing) are settled by the worker's sweep, through the capture path, once.
  */
 describe.each(databaseKinds)('reconciliation of unsettled payments on %s', (kind) => {

@@ -14,8 +14,9 @@ import {
 } from './payment-helpers.ts';
 
 /**
- * WH-04 / PAY-12: a refund or reversal event only names the capture; PayPal's capture (and
- * refund) say what happened. A partial refund removes floor(credits x refunded / price) in all.
+ * A refund or reversal event only names the capture; PayPal's capture (and refund) say what
+ * happened (docs/decisions/0008-paypal-exactly-once.md). A partial refund removes
+ * floor(credits x refunded / price) in all.
  */
 describe.each(databaseKinds)('refunds and reversals on %s', (kind) => {
   let t: TestApp;

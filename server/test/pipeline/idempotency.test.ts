@@ -7,7 +7,7 @@ import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, typ
 import { DrawingEngine, FailingEngine, invalidImageError } from './fakes.ts';
 import { api, balanceOf, ledgerOf, workerFor, type Client } from './pipeline-helpers.ts';
 
-/** CR-03: a replayed job submission (same Idempotency-Key) answers the first job and debits once. */
+/** A replayed job submission (same Idempotency-Key) answers the first job and debits once. */
 describe.each(databaseKinds)('idempotent job submissions on %s', (kind) => {
   let t: TestApp;
   let alice: Client;

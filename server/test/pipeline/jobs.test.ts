@@ -219,7 +219,7 @@ describe.each(databaseKinds)('jobs on %s', (kind) => {
     expect(await a.credits()).toBe(before);
   });
 
-  it('lists jobs newest first (the spec shape) and pages of 20 with the total', async () => {
+  it('lists jobs newest first (a bare array without a page) and pages of 20 with the total', async () => {
     const list = await a.call('GET', '/api/jobs');
     expect(list.statusCode).toBe(200);
     const all = (list.json() as Job[]).map((j) => jobSchema.parse(j));

@@ -4,7 +4,7 @@ import { users } from '../../src/db/schema.ts';
 import { createWorker, type WorkerParts } from '../../src/worker/worker.ts';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, type TestApp } from '../helpers.ts';
 
-/** CR-04: the worker's periodic sweep checks every balance against the ledger and reports mismatches. */
+/** The worker's periodic sweep checks every balance against the ledger and reports mismatches. */
 describe.each(databaseKinds)('ledger check on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {

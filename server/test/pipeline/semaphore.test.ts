@@ -11,7 +11,7 @@ function gate() {
 
 const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as DomainError);
 
-describe('upload decode limiter (UP-09)', () => {
+describe('upload decode limiter', () => {
   it('runs two at once, lets eight wait, refuses the eleventh with 503 at once, then serves every waiting task', async () => {
     const g = gate();
     const sem = new Semaphore({ limit: 2, queueLimit: 8, perKey: 2, perKeyQueued: 20 });

@@ -24,7 +24,7 @@ type IdParams = { Params: { id: string } };
 /** The signed-in user's jobs. Another user's id is a 404. */
 export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: Container): void {
   /**
-   * The calls that debit a credit: their Idempotency-Key (docs/decisions/idempotent-job-submission.md), and outside production a test
+   * The calls that debit a credit: their Idempotency-Key (docs/decisions/0015-idempotent-job-submission.md), and outside production a test
    * engine asked for by header (production never looks).
    */
   const jobOptions = (req: FastifyRequest): JobOptions => {

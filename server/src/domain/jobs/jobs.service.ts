@@ -48,7 +48,7 @@ const emptyToNull = (label: string | null | undefined) => (label ? label : null)
 export interface JobOptions {
   /** A development-only engine (the route passes it only outside production). */
   requestedEngine?: string | null;
-  /** The request's Idempotency-Key (validated at the edge; docs/decisions/idempotent-job-submission.md). */
+  /** The request's Idempotency-Key (validated at the edge; docs/decisions/0015-idempotent-job-submission.md). */
   idempotencyKey?: string | null;
 }
 
@@ -180,7 +180,7 @@ export class JobsService {
    * Deletes a job and its staged image; the original too when no other job uses it. Ledger rows
    * stay. A job still pending or processing is cancelled: its credit is refunded in the same
    * transaction, and the worker's completion (conditional on the job's lease) becomes a no-op
-   * that removes the files it wrote (docs/decisions/delete-while-processing.md).
+   * that removes the files it wrote (docs/decisions/0006-delete-while-processing.md).
    */
   async delete(userId: string, jobId: string): Promise<void> {
     if (!isUuid(jobId)) throw new NotFoundError('Job not found');

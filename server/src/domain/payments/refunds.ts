@@ -13,7 +13,7 @@ export function creditsForRefund(payment: Pick<PaymentRow, 'credits' | 'amountCe
   return Math.floor((payment.credits * refundedCents) / payment.amountCents);
 }
 
-/** Refunds and reversals of captured payments (docs/decisions/paypal-exactly-once.md). */
+/** Refunds and reversals of captured payments (docs/decisions/0008-paypal-exactly-once.md). */
 export class Refunds {
   constructor(
     private readonly db: Db,

@@ -23,7 +23,7 @@ export const REMOTE_USER_MESSAGES: Readonly<Record<RemoteErrorKind, string>> = {
  * A remote engine's final failure. `message` is the operator's detail (provider, status, the
  * provider's own words; never the key); `userMessage` is what the job shows. The HTTP layer has
  * already retried what was worth retrying, so the worker must not retry again: `transient` is
- * false and the status is `httpStatus`, not `status` (see docs/decisions/remote-engine-retries.md).
+ * false and the status is `httpStatus`, not `status` (see docs/decisions/0011-remote-engine-retries.md).
  */
 export class RemoteEngineError extends Error {
   override readonly name = 'RemoteEngineError';
@@ -181,7 +181,8 @@ export class HttpClient {
       let headers: Headers;
       try {
         // A request carrying the key never follows a redirect: fetch would forward custom key
-        // headers (x-goog-api-key) to wherever it points (SEC-08). Downloads without it may.
+        // headers (x-goog-api-key) to wherever it points, and the key must never reach another
+        // origin. Downloads without it may.
         const keyed = Object.values(spec.headers ?? {}).some((v) => v.includes(this.options.secret));
         const init: RequestInit = { method: spec.method, signal: combined, redirect: keyed ? 'manual' : 'follow' };
         if (spec.headers) init.headers = spec.headers;

@@ -55,7 +55,7 @@ export class ReplicateEngine implements StagingEngine {
     return { authorization: `Bearer ${this.options.apiKey}` };
   }
 
-  /** Whether a URL from an answer is on the API's own origin: only there does the token go (SEC-08). */
+  /** Whether a URL from an answer is on the API's own origin: only there does the token go, never to another origin. */
   private onApi(url: string): boolean {
     try {
       return new URL(url).origin === new URL(this.base).origin;

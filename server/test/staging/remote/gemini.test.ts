@@ -85,7 +85,7 @@ describe('Gemini engine', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('does not follow a redirect with the key to another address, nor retry it (SEC-08)', async () => {
+  it('does not follow a redirect with the key to another address, nor retry it', async () => {
     const elsewhere = await startFake([json(200, {})]);
     try {
       const { engine, fake } = await setup([

@@ -101,7 +101,7 @@ describe('Replicate engine', () => {
     expect(out.model).toBe(`${MODEL}:0123abcd`);
   });
 
-  it('never sends the token to a poll or cancel URL off the API origin (SEC-08)', async () => {
+  it('never sends the token to a poll or cancel URL off the API origin', async () => {
     const elsewhere = await startFake([json(200, {})]);
     fakes.push(elsewhere);
     const { engine } = await startApi(() => [

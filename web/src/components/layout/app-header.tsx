@@ -1,10 +1,11 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { Coins, CreditCard, LogOut, Menu, User, X } from 'lucide-react';
+import { Coins, CreditCard, LogOut, User } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
 import type { SessionUser } from '@roomstager/contracts';
 import { cn } from '../../lib/cn.ts';
 import { useLogout } from '../../lib/logout.ts';
 import { Logo } from './logo.tsx';
+import { PhoneMenuToggle } from './phone-menu-toggle.tsx';
 import { usePhoneMenu } from './use-phone-menu.ts';
 
 const navLinks = [
@@ -99,17 +100,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
             <Coins aria-hidden className="mr-1 inline size-4 text-accent-700" />
             {user.credits}
           </span>
-          <button
-            ref={toggleRef}
-            type="button"
-            className="inline-flex size-11 items-center justify-center rounded-md text-stone-700 hover:bg-stone-100"
-            aria-expanded={open}
-            aria-controls="app-mobile-menu"
-            aria-label={open ? 'Close menu' : 'Open menu'}
-            onClick={() => setOpen((o) => !o)}
-          >
-            {open ? <X aria-hidden className="size-6" /> : <Menu aria-hidden className="size-6" />}
-          </button>
+          <PhoneMenuToggle open={open} onToggle={() => setOpen((o) => !o)} menuId="app-mobile-menu" toggleRef={toggleRef} />
         </div>
       </div>
       {open && (

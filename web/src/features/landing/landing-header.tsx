@@ -1,5 +1,5 @@
-import { Menu, X } from 'lucide-react';
 import { Logo } from '../../components/layout/logo.tsx';
+import { PhoneMenuToggle } from '../../components/layout/phone-menu-toggle.tsx';
 import { usePhoneMenu } from '../../components/layout/use-phone-menu.ts';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { useSession } from '../../lib/session.ts';
@@ -41,17 +41,13 @@ export function LandingHeader() {
             </ButtonLink>
           ))}
         </div>
-        <button
-          ref={toggleRef}
-          type="button"
-          className="inline-flex size-11 items-center justify-center rounded-md text-stone-700 hover:bg-stone-100 md:hidden"
-          aria-expanded={open}
-          aria-controls="mobile-menu"
-          aria-label={open ? 'Close menu' : 'Open menu'}
-          onClick={() => setOpen((o) => !o)}
-        >
-          {open ? <X aria-hidden className="size-6" /> : <Menu aria-hidden className="size-6" />}
-        </button>
+        <PhoneMenuToggle
+          open={open}
+          onToggle={() => setOpen((o) => !o)}
+          menuId="mobile-menu"
+          toggleRef={toggleRef}
+          className="md:hidden"
+        />
       </div>
       {open && (
         <nav id="mobile-menu" aria-label="Mobile" className="border-t border-stone-200 bg-white px-4 pb-4 md:hidden">
