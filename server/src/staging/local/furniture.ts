@@ -62,6 +62,11 @@ export function barStoolBack(style: StyleDef): number {
   return style.shape === 'rolled' ? 0.3 : style.shape === 'curved' ? 0.22 : 0;
 }
 
+/** Height of a bed's headboard top, per shape: curved and rolled headboards rise above the bed's height. */
+export function headboardTop(bedHeight: number, style: StyleDef): number {
+  return bedHeight + (style.shape === 'curved' ? 0.3 : style.shape === 'rolled' ? 0.15 : 0);
+}
+
 export function pieceSize(kind: PieceKind, style: StyleDef): Size {
   const b = BASE_SIZES[kind];
   // Only width/depth scale for the luxury look; heights stay ergonomic.
@@ -342,7 +347,7 @@ const bed: Builder = (c, { w, d, h }) => {
     b.roundedBox([sx * (w / 4), 0.62, -d / 2 + 0.22], [pw, 0.08, 0.18], 0.07, mat('bedding'), 0.02);
     if (style.shape !== 'soft') b.pillow([sx * (w / 4 - 0.02), 0.78, -d / 2 + 0.15], pw - 0.04, 0.2, 0.17, 0.35, mat(sx < 0 ? 'pillowA' : 'pillowB'));
   }
-  const hbTop = h + (style.shape === 'curved' ? 0.3 : style.shape === 'rolled' ? 0.15 : 0);
+  const hbTop = headboardTop(h, style);
   const hbZ = -d / 2 - 0.04;
   if (style.shape === 'curved') {
     const n = 9;
