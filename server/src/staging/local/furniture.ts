@@ -62,11 +62,16 @@ export function barStoolBack(style: StyleDef): number {
   return style.shape === 'rolled' ? 0.3 : style.shape === 'curved' ? 0.22 : 0;
 }
 
+/** Height of a bed's headboard top, per shape: curved and rolled headboards rise above the bed's height. */
+export function headboardTop(bedHeight: number, style: StyleDef): number {
+  return bedHeight + (style.shape === 'curved' ? 0.3 : style.shape === 'rolled' ? 0.15 : 0);
+}
+
 export function pieceSize(kind: PieceKind, style: StyleDef): Size {
-  const b = BASE_SIZES[kind];
+  const base = BASE_SIZES[kind];
   // Only width/depth scale for the luxury look; heights stay ergonomic.
-  const s = kind === 'art' || kind === 'rug' || kind === 'pendant' ? style.scale : Math.sqrt(style.scale);
-  const size = { w: b.w * s, d: b.d * s, h: kind === 'plant' || kind === 'floorLamp' ? b.h * style.scale : b.h };
+  const scale = kind === 'art' || kind === 'rug' || kind === 'pendant' ? style.scale : Math.sqrt(style.scale);
+  const size = { w: base.w * scale, d: base.d * scale, h: kind === 'plant' || kind === 'floorLamp' ? base.h * style.scale : base.h };
   // Round coffee tables (soft and curved styles) are square in plan and no wider than a metre.
   if (kind === 'coffeeTable' && (style.shape === 'soft' || style.shape === 'curved')) size.w = size.d = Math.min(1, size.w * 0.85);
   return size;
@@ -85,12 +90,12 @@ export interface BuildContext {
 type Builder = (c: BuildContext, s: Size) => void;
 
 /** Four legs at the corners of a rectangle, styled per shape. */
-function legs(c: BuildContext, hw: number, hd: number, top: number, inset = 0.06): void {
+function legs(c: BuildContext, halfW: number, halfD: number, top: number, inset = 0.06): void {
   const { b, style, mat } = c;
-  for (const sx of [-1, 1]) {
-    for (const sz of [-1, 1]) {
-      const x = sx * (hw - inset);
-      const z = sz * (hd - inset);
+  for (const signX of [-1, 1]) {
+    for (const signZ of [-1, 1]) {
+      const x = signX * (halfW - inset);
+      const z = signZ * (halfD - inset);
       switch (style.shape) {
         case 'square':
           b.cylinder(x, z, 0.012, 0, top, mat('metal'), 8, 0.016);
@@ -118,27 +123,27 @@ const sofa: Builder = (c, { w, d, h }) => {
   const baseTop = seatTop - 0.14;
   const armTop = shape === 'square' ? 0.6 : shape === 'rolled' ? 0.62 : 0.56;
   const round = shape === 'square' ? 0.015 : shape === 'rolled' ? 0.03 : 0.08;
-  const up = mat('upholstery');
-  b.roundedBox([0, (legH + baseTop) / 2, 0.01], [w / 2 - 0.01, (baseTop - legH) / 2, d / 2 - 0.01], Math.min(0.04, round), up);
-  b.roundedBox([0, (baseTop + h) / 2, -d / 2 + backD / 2], [w / 2 - (shape === 'rolled' ? 0.06 : 0), (h - baseTop) / 2, backD / 2], round, up);
-  for (const sx of [-1, 1]) {
-    b.roundedBox([sx * (w / 2 - armW / 2), (legH + armTop) / 2, 0], [armW / 2, (armTop - legH) / 2, d / 2], round, up);
-    if (shape === 'rolled') b.ellipsoid([sx * (w / 2 - armW / 2), armTop, 0.02], [armW * 0.62, 0.075, d / 2], up, 6, 14);
+  const fabric = mat('upholstery');
+  b.roundedBox([0, (legH + baseTop) / 2, 0.01], [w / 2 - 0.01, (baseTop - legH) / 2, d / 2 - 0.01], Math.min(0.04, round), fabric);
+  b.roundedBox([0, (baseTop + h) / 2, -d / 2 + backD / 2], [w / 2 - (shape === 'rolled' ? 0.06 : 0), (h - baseTop) / 2, backD / 2], round, fabric);
+  for (const signX of [-1, 1]) {
+    b.roundedBox([signX * (w / 2 - armW / 2), (legH + armTop) / 2, 0], [armW / 2, (armTop - legH) / 2, d / 2], round, fabric);
+    if (shape === 'rolled') b.ellipsoid([signX * (w / 2 - armW / 2), armTop, 0.02], [armW * 0.62, 0.075, d / 2], fabric, 6, 14);
   }
   const inner = w - 2 * armW;
-  const n = shape === 'soft' ? 1 : inner > 1.5 ? 3 : 2;
-  const cw = inner / n;
+  const cushions = shape === 'soft' ? 1 : inner > 1.5 ? 3 : 2;
+  const cushionW = inner / cushions;
   const seatD = d - backD;
-  for (let i = 0; i < n; i++) {
-    const x = -inner / 2 + cw * (i + 0.5);
-    b.roundedBox([x, baseTop + 0.07, -d / 2 + backD + seatD / 2 + 0.015], [cw / 2 - 0.006, 0.07, seatD / 2], 0.035, up, 0.012);
+  for (let i = 0; i < cushions; i++) {
+    const x = -inner / 2 + cushionW * (i + 0.5);
+    b.roundedBox([x, baseTop + 0.07, -d / 2 + backD + seatD / 2 + 0.015], [cushionW / 2 - 0.006, 0.07, seatD / 2], 0.035, fabric, 0.012);
     const backTop = h + (shape === 'square' ? -0.04 : 0.02);
-    b.roundedBox([x, (seatTop + backTop) / 2, -d / 2 + backD + 0.07], [cw / 2 - 0.01, (backTop - seatTop) / 2, 0.085], 0.07, up, 0);
+    b.roundedBox([x, (seatTop + backTop) / 2, -d / 2 + backD + 0.07], [cushionW / 2 - 0.01, (backTop - seatTop) / 2, 0.085], 0.07, fabric, 0);
   }
   const pillowRoles: Role[] = ['pillowA', 'pillowB'];
-  for (const sx of [-1, 1]) {
-    const role = pillowRoles[sx < 0 ? 0 : 1]!;
-    b.pillow([sx * (inner / 2 - 0.24), seatTop + 0.2, -d / 2 + backD + 0.2], 0.22, 0.2, 0.16, 0.22, mat(role));
+  for (const signX of [-1, 1]) {
+    const role = pillowRoles[signX < 0 ? 0 : 1]!;
+    b.pillow([signX * (inner / 2 - 0.24), seatTop + 0.2, -d / 2 + backD + 0.2], 0.22, 0.2, 0.16, 0.22, mat(role));
   }
   if (shape === 'soft') b.box([0, legH / 2, 0], [w / 2 - 0.06, legH / 2, d / 2 - 0.06], mat('dark'));
   else legs(c, w / 2, d / 2, legH, 0.07);
@@ -169,9 +174,9 @@ const coffeeTable: Builder = (c, { w, d, h }) => {
     b.box([0, 0.12, 0], [w / 2 - 0.05, 0.012, d / 2 - 0.05], mat('wood'));
     legs(c, w / 2, d / 2, h - 0.044, 0.05);
   } else {
-    for (const sx of [-1, 1]) {
-      const x = sx * (w / 2 - 0.05);
-      for (const sz of [-1, 1]) b.rod([x, 0, sz * (d / 2 - 0.05)], [x, h - 0.044, sz * (d / 2 - 0.05)], 0.01, mat('metal'));
+    for (const signX of [-1, 1]) {
+      const x = signX * (w / 2 - 0.05);
+      for (const signZ of [-1, 1]) b.rod([x, 0, signZ * (d / 2 - 0.05)], [x, h - 0.044, signZ * (d / 2 - 0.05)], 0.01, mat('metal'));
       b.rod([x, 0.01, -(d / 2 - 0.05)], [x, 0.01, d / 2 - 0.05], 0.01, mat('metal'));
     }
   }
@@ -183,35 +188,35 @@ const coffeeTable: Builder = (c, { w, d, h }) => {
 
 const armchair: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
-  const up = mat('chairFabric');
+  const fabric = mat('chairFabric');
   if (style.shape === 'rolled') {
-    b.roundedBox([0, 0.28, 0], [w / 2, 0.16, d / 2], 0.03, up);
-    b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, up, 0.015);
-    b.roundedBox([0, 0.72, -d / 2 + 0.1], [w / 2 - 0.04, h * 0.5 + 0.1, 0.1], 0.04, up);
-    for (const sx of [-1, 1]) {
-      b.roundedBox([sx * (w / 2 - 0.08), 0.45, 0.02], [0.08, 0.2, d / 2 - 0.02], 0.03, up);
-      b.ellipsoid([sx * (w / 2 - 0.08), 0.64, 0.04], [0.1, 0.06, d / 2 - 0.03], up, 6, 12);
-      b.roundedBox([sx * (w / 2 - 0.06), 0.9, -d / 2 + 0.2], [0.06, 0.2, 0.15], 0.05, up);
+    b.roundedBox([0, 0.28, 0], [w / 2, 0.16, d / 2], 0.03, fabric);
+    b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, fabric, 0.015);
+    b.roundedBox([0, 0.72, -d / 2 + 0.1], [w / 2 - 0.04, h * 0.5 + 0.1, 0.1], 0.04, fabric);
+    for (const signX of [-1, 1]) {
+      b.roundedBox([signX * (w / 2 - 0.08), 0.45, 0.02], [0.08, 0.2, d / 2 - 0.02], 0.03, fabric);
+      b.ellipsoid([signX * (w / 2 - 0.08), 0.64, 0.04], [0.1, 0.06, d / 2 - 0.03], fabric, 6, 12);
+      b.roundedBox([signX * (w / 2 - 0.06), 0.9, -d / 2 + 0.2], [0.06, 0.2, 0.15], 0.05, fabric);
     }
     legs(c, w / 2, d / 2, 0.12, 0.06);
     return;
   }
   if (style.shape === 'curved' || style.shape === 'soft') {
-    b.roundedBox([0, 0.26, 0], [w / 2, 0.16, d / 2], 0.12, up);
-    b.roundedBox([0, 0.47, 0.05], [w / 2 - 0.14, 0.06, d / 2 - 0.14], 0.05, up, 0.015);
-    b.roundedBox([0, (0.3 + h) / 2, -d / 2 + 0.12], [w / 2, (h - 0.3) / 2, 0.12], 0.12, up);
-    for (const sx of [-1, 1]) b.roundedBox([sx * (w / 2 - 0.1), 0.48, -0.02], [0.1, 0.16, d / 2 - 0.02], 0.1, up);
+    b.roundedBox([0, 0.26, 0], [w / 2, 0.16, d / 2], 0.12, fabric);
+    b.roundedBox([0, 0.47, 0.05], [w / 2 - 0.14, 0.06, d / 2 - 0.14], 0.05, fabric, 0.015);
+    b.roundedBox([0, (0.3 + h) / 2, -d / 2 + 0.12], [w / 2, (h - 0.3) / 2, 0.12], 0.12, fabric);
+    for (const signX of [-1, 1]) b.roundedBox([signX * (w / 2 - 0.1), 0.48, -0.02], [0.1, 0.16, d / 2 - 0.02], 0.1, fabric);
     b.box([0, 0.05, 0], [w / 2 - 0.1, 0.05, d / 2 - 0.1], mat('metal'));
     return;
   }
   // Modern lounge chair: leather cushions on a slim frame with wooden arms.
   legs(c, w / 2, d / 2, 0.2, 0.05);
   b.roundedBox([0, 0.23, 0], [w / 2 - 0.02, 0.03, d / 2 - 0.02], 0.01, mat('wood'));
-  b.roundedBox([0, 0.33, 0.03], [w / 2 - 0.1, 0.07, d / 2 - 0.09], 0.04, up, 0.01);
-  b.roundedBox([0, 0.6, -d / 2 + 0.1], [w / 2 - 0.1, 0.22, 0.07], 0.05, up);
-  for (const sx of [-1, 1]) {
-    b.roundedBox([sx * (w / 2 - 0.04), 0.55, 0], [0.035, 0.02, d / 2 - 0.04], 0.01, mat('wood'));
-    b.rod([sx * (w / 2 - 0.04), 0.26, d / 2 - 0.08], [sx * (w / 2 - 0.04), 0.54, d / 2 - 0.08], 0.012, mat('wood'));
+  b.roundedBox([0, 0.33, 0.03], [w / 2 - 0.1, 0.07, d / 2 - 0.09], 0.04, fabric, 0.01);
+  b.roundedBox([0, 0.6, -d / 2 + 0.1], [w / 2 - 0.1, 0.22, 0.07], 0.05, fabric);
+  for (const signX of [-1, 1]) {
+    b.roundedBox([signX * (w / 2 - 0.04), 0.55, 0], [0.035, 0.02, d / 2 - 0.04], 0.01, mat('wood'));
+    b.rod([signX * (w / 2 - 0.04), 0.26, d / 2 - 0.08], [signX * (w / 2 - 0.04), 0.54, d / 2 - 0.08], 0.012, mat('wood'));
   }
 };
 
@@ -227,36 +232,36 @@ const sideTable: Builder = (c, { w, h }) => {
 
 const floorLamp: Builder = (c, { h }) => {
   const { b, style, mat } = c;
-  const m = style.shape === 'rolled' || style.shape === 'curved' ? mat('metal') : style.shape === 'soft' ? mat('woodLight') : mat('metal');
-  const big = style.shape === 'curved' ? 1.35 : 1;
-  b.lathe(0, 0, [[0.15 * big, 0], [0.15 * big, 0.02], [0.04, 0.04]], 24, m);
-  b.cylinder(0, 0, 0.012, 0.03, h - 0.2, m, 8);
-  const sh = mat('shade');
-  if (style.shape === 'rolled') b.lathe(0, 0, [[0.25, h - 0.32], [0.2, h - 0.15], [0.14, h - 0.04]], 28, sh, false);
-  else if (style.shape === 'soft') b.ellipsoid([0, h - 0.18, 0], [0.2, 0.2, 0.2], sh, 10, 16);
-  else b.lathe(0, 0, [[0.22 * big, h - 0.36 * big], [0.22 * big, h]], 32, sh, false);
+  const stemMat = style.shape === 'rolled' || style.shape === 'curved' ? mat('metal') : style.shape === 'soft' ? mat('woodLight') : mat('metal');
+  const scale = style.shape === 'curved' ? 1.35 : 1;
+  b.lathe(0, 0, [[0.15 * scale, 0], [0.15 * scale, 0.02], [0.04, 0.04]], 24, stemMat);
+  b.cylinder(0, 0, 0.012, 0.03, h - 0.2, stemMat, 8);
+  const shadeMat = mat('shade');
+  if (style.shape === 'rolled') b.lathe(0, 0, [[0.25, h - 0.32], [0.2, h - 0.15], [0.14, h - 0.04]], 28, shadeMat, false);
+  else if (style.shape === 'soft') b.ellipsoid([0, h - 0.18, 0], [0.2, 0.2, 0.2], shadeMat, 10, 16);
+  else b.lathe(0, 0, [[0.22 * scale, h - 0.36 * scale], [0.22 * scale, h]], 32, shadeMat, false);
 };
 
 /** One leaf: a folded lanceolate blade from `base` along `dir`, `width` across at 40% of its length. */
-function leaf(b: MeshBuilder, base: Vec3, dir: Vec3, len: number, width: number, m: number): void {
-  const d = normalize(dir);
-  const side = normalize(cross(d, [0, 1, 0]));
-  const up = cross(side, d);
-  const at = (t: number, s: number, lift: number): Vec3 => [
-    base[0] + d[0] * len * t + side[0] * s + up[0] * lift,
-    base[1] + d[1] * len * t + side[1] * s + up[1] * lift,
-    base[2] + d[2] * len * t + side[2] * s + up[2] * lift,
+function leaf(b: MeshBuilder, base: Vec3, dir: Vec3, len: number, width: number, material: number): void {
+  const axis = normalize(dir);
+  const side = normalize(cross(axis, [0, 1, 0]));
+  const up = cross(side, axis);
+  const at = (t: number, across: number, lift: number): Vec3 => [
+    base[0] + axis[0] * len * t + side[0] * across + up[0] * lift,
+    base[1] + axis[1] * len * t + side[1] * across + up[1] * lift,
+    base[2] + axis[2] * len * t + side[2] * across + up[2] * lift,
   ];
   const tip = at(1, 0, -len * 0.08);
   const mid = at(0.45, 0, width * 0.12);
-  const l = at(0.4, -width / 2, -width * 0.05);
-  const r = at(0.4, width / 2, -width * 0.05);
-  const nl = normalize(cross(sub(l, base), sub(mid, base)));
-  const nr = normalize(cross(sub(mid, base), sub(r, base)));
-  b.triangle(base, l, mid, nl, nl, nl, m);
-  b.triangle(l, tip, mid, nl, nl, nl, m);
-  b.triangle(base, mid, r, nr, nr, nr, m);
-  b.triangle(mid, tip, r, nr, nr, nr, m);
+  const left = at(0.4, -width / 2, -width * 0.05);
+  const right = at(0.4, width / 2, -width * 0.05);
+  const leftNormal = normalize(cross(sub(left, base), sub(mid, base)));
+  const rightNormal = normalize(cross(sub(mid, base), sub(right, base)));
+  b.triangle(base, left, mid, leftNormal, leftNormal, leftNormal, material);
+  b.triangle(left, tip, mid, leftNormal, leftNormal, leftNormal, material);
+  b.triangle(base, mid, right, rightNormal, rightNormal, rightNormal, material);
+  b.triangle(mid, tip, right, rightNormal, rightNormal, rightNormal, material);
 }
 
 /** A potted plant: trunk, a few branches and leaves whose size and count depend on the style. */
@@ -268,7 +273,7 @@ const plant: Builder = (c, { h }) => {
   b.cylinder(0, 0, potR * 0.95, potH - 0.03, potH - 0.02, mat('dark'), 20);
   const leafMat = mat('leaf');
   // Leaf length, width and count per style: fiddle-leaf fig, ficus, olive, large-leaved palm.
-  const [len, wid, count] =
+  const [leafLen, leafWidth, count] =
     style.shape === 'square' ? [0.22, 0.14, 110] : style.shape === 'rolled' ? [0.13, 0.065, 240] : style.shape === 'soft' ? [0.1, 0.03, 380] : [0.4, 0.13, 60];
   const trunkTop = h * 0.62;
   b.rod([0, potH - 0.03, 0], [0.015, trunkTop, 0.01], 0.012, mat('trunk'));
@@ -276,29 +281,29 @@ const plant: Builder = (c, { h }) => {
   const tips: Vec3[] = [];
   for (let k = 0; k < branches; k++) {
     const a = (k / branches) * Math.PI * 2 + rng() * 0.8;
-    const y0 = trunkTop * (0.75 + 0.2 * rng());
+    const branchFrom = trunkTop * (0.75 + 0.2 * rng());
     const tip: Vec3 = [Math.cos(a) * (0.18 + 0.1 * rng()), h * (0.82 + 0.15 * rng()), Math.sin(a) * (0.18 + 0.1 * rng())];
-    b.rod([0.01, y0, 0.005], tip, 0.007, mat('trunk'));
+    b.rod([0.01, branchFrom, 0.005], tip, 0.007, mat('trunk'));
     tips.push(tip);
   }
   tips.push([0, h, 0]);
   for (let i = 0; i < count; i++) {
-    const t = tips[i % tips.length]!;
+    const branchTip = tips[i % tips.length]!;
     const spread = style.shape === 'curved' ? 0.15 : 0.3;
-    const base: Vec3 = [t[0] + (rng() - 0.5) * spread, t[1] - rng() * (h - trunkTop) * 0.7, t[2] + (rng() - 0.5) * spread];
+    const base: Vec3 = [branchTip[0] + (rng() - 0.5) * spread, branchTip[1] - rng() * (h - trunkTop) * 0.7, branchTip[2] + (rng() - 0.5) * spread];
     const a = rng() * Math.PI * 2;
     const droop = style.shape === 'curved' ? 0.3 + 0.5 * rng() : -0.2 + 0.7 * rng();
     const dir: Vec3 = [Math.cos(a), droop, Math.sin(a)];
-    const s = 0.75 + 0.5 * rng();
-    leaf(b, base, dir, len * s, wid * s, leafMat);
+    const scale = 0.75 + 0.5 * rng();
+    leaf(b, base, dir, leafLen * scale, leafWidth * scale, leafMat);
   }
 };
 
 const art: Builder = (c, { w, h }) => {
   const { b, mat } = c;
   b.roundedBox([0, 0, 0.02], [w / 2, h / 2, 0.02], 0.004, mat('frame'));
-  const m = 0.05;
-  b.quad([-w / 2 + m, -h / 2 + m, 0.0405], [w / 2 - m, -h / 2 + m, 0.0405], [w / 2 - m, h / 2 - m, 0.0405], [-w / 2 + m, h / 2 - m, 0.0405], [0, 0, 1], mat('art'));
+  const margin = 0.05;
+  b.quad([-w / 2 + margin, -h / 2 + margin, 0.0405], [w / 2 - margin, -h / 2 + margin, 0.0405], [w / 2 - margin, h / 2 - margin, 0.0405], [-w / 2 + margin, h / 2 - margin, 0.0405], [0, 0, 1], mat('art'));
 };
 
 const rug: Builder = (c, { w, d }) => {
@@ -312,18 +317,18 @@ const nightstand: Builder = (c, { w, d, h }) => {
   b.roundedBox([0, (legH + h) / 2, 0], [w / 2, (h - legH) / 2, d / 2], 0.008, body);
   const gap = 0.006;
   const drawers = 2;
-  const dh = (h - legH - 0.04) / drawers;
+  const drawerH = (h - legH - 0.04) / drawers;
   for (let i = 0; i < drawers; i++) {
-    const y = legH + 0.02 + dh * (i + 0.5);
-    b.roundedBox([0, y, d / 2 + 0.004], [w / 2 - 0.025, dh / 2 - gap, 0.006], 0.003, body);
+    const y = legH + 0.02 + drawerH * (i + 0.5);
+    b.roundedBox([0, y, d / 2 + 0.004], [w / 2 - 0.025, drawerH / 2 - gap, 0.006], 0.003, body);
     b.ellipsoid([0, y, d / 2 + 0.016], [0.015, 0.015, 0.01], mat('metal'), 4, 8);
   }
   if (legH > 0) legs(c, w / 2, d / 2, legH, 0.04);
   // Table lamp on top.
-  const lx = -0.05;
-  b.lathe(lx, -0.02, [[0.07, h], [0.1, h + 0.06], [0.1, h + 0.18], [0.05, h + 0.28], [0.015, h + 0.32]], 20, mat('ceramic'));
-  if (style.shape === 'rolled') b.lathe(lx, -0.02, [[0.2, h + 0.3], [0.11, h + 0.55]], 24, mat('shade'), false);
-  else b.lathe(lx, -0.02, [[0.17, h + 0.3], [0.17, h + 0.55]], 24, mat('shade'), false);
+  const lampX = -0.05;
+  b.lathe(lampX, -0.02, [[0.07, h], [0.1, h + 0.06], [0.1, h + 0.18], [0.05, h + 0.28], [0.015, h + 0.32]], 20, mat('ceramic'));
+  if (style.shape === 'rolled') b.lathe(lampX, -0.02, [[0.2, h + 0.3], [0.11, h + 0.55]], 24, mat('shade'), false);
+  else b.lathe(lampX, -0.02, [[0.17, h + 0.3], [0.17, h + 0.55]], 24, mat('shade'), false);
   b.box([0.12, h + 0.015, 0.05], [0.1, 0.015, 0.07], mat('bookB'));
 };
 
@@ -337,24 +342,24 @@ const bed: Builder = (c, { w, d, h }) => {
   b.roundedBox([0, 0.44, 0.02], [w / 2 - 0.03, 0.12, d / 2 - 0.05], 0.06, mat('bedding'));
   b.roundedBox([0, 0.43, 0.22], [w / 2 + 0.02, 0.145, d / 2 - 0.2], 0.06, mat('bedding'), 0.03);
   b.roundedBox([0, 0.45, d / 2 - 0.3], [w / 2 + 0.035, 0.14, 0.3], 0.05, mat('throw'), 0.02);
-  const pw = w / 4 - 0.03;
-  for (const sx of [-1, 1]) {
-    b.roundedBox([sx * (w / 4), 0.62, -d / 2 + 0.22], [pw, 0.08, 0.18], 0.07, mat('bedding'), 0.02);
-    if (style.shape !== 'soft') b.pillow([sx * (w / 4 - 0.02), 0.78, -d / 2 + 0.15], pw - 0.04, 0.2, 0.17, 0.35, mat(sx < 0 ? 'pillowA' : 'pillowB'));
+  const pillowW = w / 4 - 0.03;
+  for (const signX of [-1, 1]) {
+    b.roundedBox([signX * (w / 4), 0.62, -d / 2 + 0.22], [pillowW, 0.08, 0.18], 0.07, mat('bedding'), 0.02);
+    if (style.shape !== 'soft') b.pillow([signX * (w / 4 - 0.02), 0.78, -d / 2 + 0.15], pillowW - 0.04, 0.2, 0.17, 0.35, mat(signX < 0 ? 'pillowA' : 'pillowB'));
   }
-  const hbTop = h + (style.shape === 'curved' ? 0.3 : style.shape === 'rolled' ? 0.15 : 0);
-  const hbZ = -d / 2 - 0.04;
+  const headboardH = headboardTop(h, style);
+  const headboardZ = -d / 2 - 0.04;
   if (style.shape === 'curved') {
-    const n = 9;
-    const cw = (w + 0.1) / n;
-    for (let i = 0; i < n; i++) {
-      b.roundedBox([-(w + 0.1) / 2 + cw * (i + 0.5), hbTop / 2 + 0.05, hbZ], [cw / 2 - 0.004, hbTop / 2 - 0.05, 0.06], 0.05, mat('upholstery'));
+    const panels = 9;
+    const panelW = (w + 0.1) / panels;
+    for (let i = 0; i < panels; i++) {
+      b.roundedBox([-(w + 0.1) / 2 + panelW * (i + 0.5), headboardH / 2 + 0.05, headboardZ], [panelW / 2 - 0.004, headboardH / 2 - 0.05, 0.06], 0.05, mat('upholstery'));
     }
   } else if (style.shape === 'rolled') {
-    b.roundedBox([0, (0.3 + hbTop) / 2, hbZ], [w / 2, (hbTop - 0.3) / 2, 0.035], 0.02, mat('wood'));
-    for (const sx of [-1, 1]) b.lathe(sx * (w / 2 + 0.04), hbZ, [[0.045, 0], [0.045, hbTop], [0.06, hbTop + 0.03], [0.0, hbTop + 0.1]], 12, mat('wood'));
+    b.roundedBox([0, (0.3 + headboardH) / 2, headboardZ], [w / 2, (headboardH - 0.3) / 2, 0.035], 0.02, mat('wood'));
+    for (const signX of [-1, 1]) b.lathe(signX * (w / 2 + 0.04), headboardZ, [[0.045, 0], [0.045, headboardH], [0.06, headboardH + 0.03], [0.0, headboardH + 0.1]], 12, mat('wood'));
   } else {
-    b.roundedBox([0, hbTop / 2, hbZ], [w / 2 + 0.05, hbTop / 2, 0.05], style.shape === 'soft' ? 0.04 : 0.02, frameMat);
+    b.roundedBox([0, headboardH / 2, headboardZ], [w / 2 + 0.05, headboardH / 2, 0.05], style.shape === 'soft' ? 0.04 : 0.02, frameMat);
   }
 };
 
@@ -368,7 +373,7 @@ const diningTable: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   b.roundedBox([0, h - 0.025, 0], [w / 2, 0.025, d / 2], 0.008, mat('top'));
   if (style.shape === 'curved') {
-    for (const sx of [-1, 1]) b.lathe(sx * w * 0.28, 0, [[0.25, 0], [0.25, 0.03], [0.07, 0.1], [0.06, h - 0.1], [0.2, h - 0.05]], 24, mat('metal'));
+    for (const signX of [-1, 1]) b.lathe(signX * w * 0.28, 0, [[0.25, 0], [0.25, 0.03], [0.07, 0.1], [0.06, h - 0.1], [0.2, h - 0.05]], 24, mat('metal'));
   } else {
     legs(c, w / 2, d / 2, h - 0.05, 0.08);
     if (style.shape !== 'square') b.box([0, h - 0.09, 0], [w / 2 - 0.06, 0.04, d / 2 - 0.06], mat('wood'));
@@ -398,7 +403,7 @@ const chair: Builder = (c, { w, d, h }) => {
   const backMat = style.shape === 'square' || style.shape === 'soft' ? mat('wood') : mat('chairFabric');
   const backH = style.shape === 'curved' || style.shape === 'rolled' ? h : h - 0.05;
   b.roundedBox([0, (seat + backH) / 2 + 0.03, -d / 2 + 0.03], [w / 2 - 0.02, (backH - seat) / 2 - 0.03, 0.025], 0.02, backMat);
-  for (const sx of [-1, 1]) b.rod([sx * (w / 2 - 0.04), seat, -d / 2 + 0.04], [sx * (w / 2 - 0.04), seat + 0.1, -d / 2 + 0.035], 0.012, backMat);
+  for (const signX of [-1, 1]) b.rod([signX * (w / 2 - 0.04), seat, -d / 2 + 0.04], [signX * (w / 2 - 0.04), seat + 0.1, -d / 2 + 0.035], 0.012, backMat);
 };
 
 /** Built from its rim (local y 0, lifted by the layout) up to the ceiling. */
@@ -417,9 +422,9 @@ const sideboard: Builder = (c, { w, d, h }) => {
   const body = style.shape === 'soft' ? mat('woodLight') : mat('wood');
   b.roundedBox([0, (legH + h) / 2, 0], [w / 2, (h - legH) / 2, d / 2], 0.008, body);
   const doors = 4;
-  const dw = w / doors;
+  const doorW = w / doors;
   for (let i = 0; i < doors; i++) {
-    b.roundedBox([-w / 2 + dw * (i + 0.5), (legH + h) / 2, d / 2 + 0.004], [dw / 2 - 0.006, (h - legH) / 2 - 0.025, 0.006], 0.003, body);
+    b.roundedBox([-w / 2 + doorW * (i + 0.5), (legH + h) / 2, d / 2 + 0.004], [doorW / 2 - 0.006, (h - legH) / 2 - 0.025, 0.006], 0.003, body);
   }
   legs(c, w / 2, d / 2, legH, 0.05);
   b.lathe(-w * 0.3, 0, [[0.06, h], [0.1, h + 0.12], [0.05, h + 0.3], [0.06, h + 0.34]], 18, mat('ceramic'));
@@ -451,22 +456,22 @@ const officeChair: Builder = (c, { w, d, h }) => {
 
 const shelf: Builder = (c, { w, d, h }) => {
   const { b, mat, rng } = c;
-  const m = mat('woodLight');
-  const t = 0.022;
-  for (const sx of [-1, 1]) b.box([sx * (w / 2 - t / 2), h / 2, 0], [t / 2, h / 2, d / 2], m);
+  const wood = mat('woodLight');
+  const thickness = 0.022;
+  for (const signX of [-1, 1]) b.box([signX * (w / 2 - thickness / 2), h / 2, 0], [thickness / 2, h / 2, d / 2], wood);
   const levels = 5;
   for (let i = 0; i <= levels; i++) {
-    const y = i === 0 ? 0.05 : (h - t / 2) * (i / levels);
-    b.box([0, y, 0], [w / 2 - t, t / 2, d / 2], m);
+    const y = i === 0 ? 0.05 : (h - thickness / 2) * (i / levels);
+    b.box([0, y, 0], [w / 2 - thickness, thickness / 2, d / 2], wood);
     if (i === levels) continue;
-    let x = -w / 2 + t + 0.02;
+    let x = -w / 2 + thickness + 0.02;
     const roles: Role[] = ['bookA', 'bookB', 'bookC'];
-    const stop = w / 2 - t - (rng() < 0.5 ? 0.25 : 0.05);
+    const stop = w / 2 - thickness - (rng() < 0.5 ? 0.25 : 0.05);
     while (x < stop) {
-      const bw = 0.02 + rng() * 0.025;
-      const bh = 0.18 + rng() * 0.08;
-      b.box([x + bw / 2, y + t / 2 + bh / 2, 0.02], [bw / 2 - 0.001, bh / 2, d / 2 - 0.06], mat(roles[Math.floor(rng() * 3)]!));
-      x += bw;
+      const bookW = 0.02 + rng() * 0.025;
+      const bookH = 0.18 + rng() * 0.08;
+      b.box([x + bookW / 2, y + thickness / 2 + bookH / 2, 0.02], [bookW / 2 - 0.001, bookH / 2, d / 2 - 0.06], mat(roles[Math.floor(rng() * 3)]!));
+      x += bookW;
     }
   }
 };
@@ -480,26 +485,26 @@ const barStool: Builder = (c, { w, h: total }) => {
   switch (style.shape) {
     case 'square': {
       // Black steel frame, round leather-look seat.
-      for (const [sx, sz] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) b.rod([sx * r * 0.82, 0, sz * r * 0.82], [sx * r * 0.55, h - 0.04, sz * r * 0.55], 0.011, mat('metal'));
+      for (const [signX, signZ] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) b.rod([signX * r * 0.82, 0, signZ * r * 0.82], [signX * r * 0.55, h - 0.04, signZ * r * 0.55], 0.011, mat('metal'));
       b.lathe(0, 0, [[r * 0.72, foot - 0.008], [r * 0.74, foot], [r * 0.72, foot + 0.008]], 24, mat('metal'), false);
       b.lathe(0, 0, [[0, h - 0.05], [r * 0.9, h - 0.05], [r * 0.95, h - 0.02], [r * 0.9, h], [0, h + 0.005]], 28, mat('chairFabric'));
       break;
     }
     case 'rolled': {
       // Turned wooden legs, upholstered square seat, spindle back.
-      for (const [sx, sz] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) {
-        b.lathe(sx * (r - 0.04), sz * (r - 0.04), [[0.016, 0], [0.022, 0.05], [0.018, h * 0.45], [0.026, h * 0.6], [0.02, h - 0.05]], 10, mat('wood'));
+      for (const [signX, signZ] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) {
+        b.lathe(signX * (r - 0.04), signZ * (r - 0.04), [[0.016, 0], [0.022, 0.05], [0.018, h * 0.45], [0.026, h * 0.6], [0.02, h - 0.05]], 10, mat('wood'));
       }
-      for (const sz of [-1, 1]) b.rod([-(r - 0.04), foot, sz * (r - 0.04)], [r - 0.04, foot, sz * (r - 0.04)], 0.01, mat('wood'));
+      for (const signZ of [-1, 1]) b.rod([-(r - 0.04), foot, signZ * (r - 0.04)], [r - 0.04, foot, signZ * (r - 0.04)], 0.01, mat('wood'));
       b.roundedBox([0, h - 0.03, 0], [r, 0.035, r], 0.02, mat('chairFabric'), 0.01);
       const back = barStoolBack(style);
-      for (const sx of [-1, 1]) b.rod([sx * (r - 0.04), h - 0.02, -(r - 0.04)], [sx * (r - 0.045), h + back, -(r - 0.03)], 0.014, mat('wood'));
+      for (const signX of [-1, 1]) b.rod([signX * (r - 0.04), h - 0.02, -(r - 0.04)], [signX * (r - 0.045), h + back, -(r - 0.03)], 0.014, mat('wood'));
       b.roundedBox([0, h + back - 0.04, -(r - 0.035)], [r - 0.02, 0.045, 0.018], 0.01, mat('wood'));
       break;
     }
     case 'soft': {
       // Light oak: four splayed round legs with rungs, round timber seat.
-      for (const [sx, sz] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) b.rod([sx * r * 0.8, 0, sz * r * 0.8], [sx * r * 0.5, h - 0.03, sz * r * 0.5], 0.016, mat('woodLight'));
+      for (const [signX, signZ] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) b.rod([signX * r * 0.8, 0, signZ * r * 0.8], [signX * r * 0.5, h - 0.03, signZ * r * 0.5], 0.016, mat('woodLight'));
       for (const [a, e] of [[[-1, -1], [1, -1]], [[1, 1], [-1, 1]]] as const) b.rod([a[0] * r * 0.7, foot, a[1] * r * 0.7], [e[0] * r * 0.7, foot, e[1] * r * 0.7], 0.01, mat('woodLight'));
       b.lathe(0, 0, [[0, h - 0.035], [r * 0.85, h - 0.035], [r * 0.88, h - 0.015], [r * 0.85, h], [0, h]], 28, mat('woodLight'));
       break;
@@ -522,8 +527,8 @@ const bowl: Builder = (c, { w, h }) => {
   b.lathe(0, 0, [[0.06, 0], [0.07, 0.01], [r * 0.8, h * 0.55], [r, h * 0.75]], 28, mat('ceramic'), false);
   for (let i = 0; i < 5; i++) {
     const a = i * 1.3;
-    const d = i === 0 ? 0 : r * 0.42;
-    b.ellipsoid([Math.cos(a) * d, h * 0.55 + (i === 0 ? 0.05 : 0), Math.sin(a) * d], [0.04, 0.038, 0.04], mat(i % 2 ? 'pillowA' : 'pillowB'), 6, 10);
+    const fromCentre = i === 0 ? 0 : r * 0.42;
+    b.ellipsoid([Math.cos(a) * fromCentre, h * 0.55 + (i === 0 ? 0.05 : 0), Math.sin(a) * fromCentre], [0.04, 0.038, 0.04], mat(i % 2 ? 'pillowA' : 'pillowB'), 6, 10);
   }
 };
 

@@ -2,7 +2,7 @@ import type { RoomType } from '@roomstager/contracts';
 import type { Opening, RoomModel, WallId } from './analyze.ts';
 import type { Counter } from './counters.ts';
 import type { Obstacle } from './obstacles.ts';
-import { barStoolBack, pieceSize, type PieceKind, type Size } from './furniture.ts';
+import { barStoolBack, headboardTop, pieceSize, type PieceKind, type Size } from './furniture.ts';
 import { wallPoint } from './roombox.ts';
 import type { StyleDef } from './styles.ts';
 import { clamp } from './vec.ts';
@@ -266,17 +266,17 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   return null;
 }
 
-/** A piece of a group, positioned in the anchor's frame: s along the wall, o out from it. */
+/** A piece of a group, positioned in the anchor's frame: `along` the wall, `out` from it. */
 interface Slot {
   kind: PieceKind;
-  s: number;
-  o: number;
+  along: number;
+  out: number;
   yaw: number;
   weight: number;
   lift?: number;
   size?: Size;
-  /** Alternative side positions tried in order when the first is not valid. */
-  alt?: number[];
+  /** Other positions along the wall, tried in order when the first is not valid. */
+  alternatives?: number[];
 }
 
 interface Group {
@@ -284,92 +284,131 @@ interface Group {
   slots: Slot[];
 }
 
-function groupFor(roomType: RoomType, style: StyleDef, ceiling: number): Group {
-  const sz = (k: PieceKind) => pieceSize(k, style);
-  const artLift = (top: number, h: number) => Math.min(ceiling - 0.35 - h / 2, top + 0.25 + h / 2);
-  switch (roomType) {
-    case 'bedroom': {
-      const bed = sz('bed');
-      const ns = sz('nightstand');
-      const art = { ...sz('art'), w: Math.min(1.2, bed.w * 0.7), h: 0.55 };
-      const hb = bed.h + (style.shape === 'curved' ? 0.3 : style.shape === 'rolled' ? 0.15 : 0);
-      return {
-        anchor: 'bed',
-        slots: [
-          { kind: 'rug', s: 0, o: bed.d * 0.62, yaw: 0, weight: 2, size: { ...sz('rug'), w: bed.w + 1.1, d: 1.9 } },
-          { kind: 'bed', s: 0, o: bed.d / 2 + 0.1, yaw: 0, weight: 10 },
-          { kind: 'nightstand', s: bed.w / 2 + 0.1 + ns.w / 2, o: ns.d / 2 + 0.03, yaw: 0, weight: 2 },
-          { kind: 'nightstand', s: -(bed.w / 2 + 0.1 + ns.w / 2), o: ns.d / 2 + 0.03, yaw: 0, weight: 2 },
-          { kind: 'bench', s: 0, o: bed.d + 0.12 + sz('bench').d / 2, yaw: 0, weight: 1 },
-          { kind: 'art', s: 0, o: 0, yaw: 0, weight: 1, lift: artLift(hb, art.h), size: art },
-          { kind: 'plant', s: bed.w / 2 + 0.95, o: 0.35, yaw: 0, weight: 1, alt: [-(bed.w / 2 + 0.95)] },
-        ],
-      };
-    }
-    case 'office': {
-      const desk = sz('desk');
-      const shelf = sz('shelf');
-      return {
-        anchor: 'desk',
-        slots: [
-          { kind: 'desk', s: 0, o: desk.d / 2 + 0.03, yaw: 0, weight: 10 },
-          { kind: 'officeChair', s: 0.05, o: desk.d + 0.2, yaw: Math.PI + 0.25, weight: 4 },
-          { kind: 'shelf', s: desk.w / 2 + 0.35 + shelf.w / 2, o: shelf.d / 2 + 0.02, yaw: 0, weight: 3, alt: [-(desk.w / 2 + 0.35 + shelf.w / 2)] },
-          { kind: 'plant', s: -(desk.w / 2 + 0.4), o: 0.35, yaw: 0, weight: 1, alt: [desk.w / 2 + 0.4] },
-          { kind: 'art', s: 0, o: 0, yaw: 0, weight: 1, lift: artLift(desk.h + 0.45, 0.5), size: { ...sz('art'), w: 0.8, h: 0.5 } },
-        ],
-      };
-    }
-    case 'dining_room':
-    case 'kitchen': {
-      const table = roomType === 'kitchen' ? sz('roundTable') : sz('diningTable');
-      const kind: PieceKind = roomType === 'kitchen' ? 'roundTable' : 'diningTable';
-      const ch = sz('chair');
-      const gapOut = 1.0;
-      const tableO = table.d / 2 + gapOut + 0.2;
-      const slots: Slot[] = [
-        { kind: 'rug', s: 0, o: tableO, yaw: 0, weight: 2, size: { ...sz('rug'), w: table.w + 1.3, d: table.d + 1.3 } },
-        { kind, s: 0, o: tableO, yaw: 0, weight: 10 },
-      ];
-      const perSide = roomType === 'kitchen' ? 1 : table.w > 1.7 ? 3 : 2;
-      for (const side of [-1, 1]) {
-        for (let i = 0; i < perSide; i++) {
-          const s = perSide === 1 ? 0 : (i - (perSide - 1) / 2) * (table.w / perSide);
-          slots.push({ kind: 'chair', s, o: tableO + side * (table.d / 2 + ch.d / 2 - 0.08), yaw: side > 0 ? Math.PI : 0, weight: 1.5 });
-        }
-      }
-      slots.push({ kind: 'pendant', s: 0, o: tableO, yaw: 0, weight: 0.5, lift: PENDANT_HEIGHT });
-      if (roomType === 'dining_room') {
-        // Against the wall behind the table, or beside it when the chairs leave no room.
-        const sb = sz('sideboard');
-        const beside = table.w / 2 + 0.3 + sb.w / 2;
-        slots.push({ kind: 'sideboard', s: 0, o: sb.d / 2 + 0.02, yaw: 0, weight: 1.5, alt: [beside, -beside] });
-        slots.push({ kind: 'plant', s: table.w / 2 + 0.6, o: 0.35, yaw: 0, weight: 1, alt: [-(table.w / 2 + 0.6)] });
-      }
-      else slots.push({ kind: 'plant', s: table.w / 2 + 0.5, o: 0.3, yaw: 0, weight: 1, alt: [-(table.w / 2 + 0.5)] });
-      return { anchor: kind, slots };
-    }
-    default: {
-      const sofa = sz('sofa');
-      const ct = sz('coffeeTable');
-      const ac = sz('armchair');
-      const art = { ...sz('art'), w: Math.min(1.3, sofa.w * 0.55) };
-      const ctO = sofa.d + 0.42 + ct.d / 2;
-      return {
-        anchor: 'sofa',
-        slots: [
-          { kind: 'rug', s: 0, o: sofa.d * 0.75 + 0.7, yaw: 0, weight: 2, size: { ...sz('rug'), w: Math.min(sofa.w + 0.3, 2.6), d: 1.7 } },
-          { kind: 'sofa', s: 0, o: sofa.d / 2 + 0.04, yaw: 0, weight: 10 },
-          { kind: 'coffeeTable', s: 0, o: ctO, yaw: 0, weight: 3 },
-          { kind: 'armchair', s: sofa.w / 2 + 0.2 + ac.w / 2, o: ctO + 0.1, yaw: -Math.PI / 2 + 0.25, weight: 2, alt: [-(sofa.w / 2 + 0.2 + ac.w / 2)] },
-          { kind: 'sideTable', s: -(sofa.w / 2 + 0.3), o: 0.3, yaw: 0, weight: 1, alt: [sofa.w / 2 + 0.3] },
-          { kind: 'floorLamp', s: sofa.w / 2 + 0.3, o: 0.3, yaw: 0, weight: 1, alt: [-(sofa.w / 2 + 0.3)] },
-          { kind: 'plant', s: -(sofa.w / 2 + 0.85), o: 0.33, yaw: 0, weight: 1, alt: [sofa.w / 2 + 0.85] },
-          { kind: 'art', s: 0, o: 0, yaw: 0, weight: 1, lift: artLift(sofa.h, art.h), size: art },
-        ],
-      };
+/** What a room type's recipe reads: the style, its piece sizes, and the ceiling for wall art. */
+interface RecipeContext {
+  style: StyleDef;
+  size: (kind: PieceKind) => Size;
+  /** Height of the centre of art `height` tall hung above `top`, kept clear of the ceiling. */
+  artLift: (top: number, height: number) => number;
+}
+
+/** A sofa facing a coffee table, an armchair beside them, a side table, lamp, plant and art. */
+function livingRoomGroup({ size, artLift }: RecipeContext): Group {
+  const sofa = size('sofa');
+  const coffeeTable = size('coffeeTable');
+  const armchair = size('armchair');
+  const art = { ...size('art'), w: Math.min(1.3, sofa.w * 0.55) };
+  const coffeeTableOut = sofa.d + 0.42 + coffeeTable.d / 2;
+  return {
+    anchor: 'sofa',
+    slots: [
+      { kind: 'rug', along: 0, out: sofa.d * 0.75 + 0.7, yaw: 0, weight: 2, size: { ...size('rug'), w: Math.min(sofa.w + 0.3, 2.6), d: 1.7 } },
+      { kind: 'sofa', along: 0, out: sofa.d / 2 + 0.04, yaw: 0, weight: 10 },
+      { kind: 'coffeeTable', along: 0, out: coffeeTableOut, yaw: 0, weight: 3 },
+      { kind: 'armchair', along: sofa.w / 2 + 0.2 + armchair.w / 2, out: coffeeTableOut + 0.1, yaw: -Math.PI / 2 + 0.25, weight: 2, alternatives: [-(sofa.w / 2 + 0.2 + armchair.w / 2)] },
+      { kind: 'sideTable', along: -(sofa.w / 2 + 0.3), out: 0.3, yaw: 0, weight: 1, alternatives: [sofa.w / 2 + 0.3] },
+      { kind: 'floorLamp', along: sofa.w / 2 + 0.3, out: 0.3, yaw: 0, weight: 1, alternatives: [-(sofa.w / 2 + 0.3)] },
+      { kind: 'plant', along: -(sofa.w / 2 + 0.85), out: 0.33, yaw: 0, weight: 1, alternatives: [sofa.w / 2 + 0.85] },
+      { kind: 'art', along: 0, out: 0, yaw: 0, weight: 1, lift: artLift(sofa.h, art.h), size: art },
+    ],
+  };
+}
+
+/** A bed between two nightstands, a bench at its foot, art over the headboard. */
+function bedroomGroup({ style, size, artLift }: RecipeContext): Group {
+  const bed = size('bed');
+  const nightstand = size('nightstand');
+  const art = { ...size('art'), w: Math.min(1.2, bed.w * 0.7), h: 0.55 };
+  const nightstandAlong = bed.w / 2 + 0.1 + nightstand.w / 2;
+  return {
+    anchor: 'bed',
+    slots: [
+      { kind: 'rug', along: 0, out: bed.d * 0.62, yaw: 0, weight: 2, size: { ...size('rug'), w: bed.w + 1.1, d: 1.9 } },
+      { kind: 'bed', along: 0, out: bed.d / 2 + 0.1, yaw: 0, weight: 10 },
+      { kind: 'nightstand', along: nightstandAlong, out: nightstand.d / 2 + 0.03, yaw: 0, weight: 2 },
+      { kind: 'nightstand', along: -nightstandAlong, out: nightstand.d / 2 + 0.03, yaw: 0, weight: 2 },
+      { kind: 'bench', along: 0, out: bed.d + 0.12 + size('bench').d / 2, yaw: 0, weight: 1 },
+      { kind: 'art', along: 0, out: 0, yaw: 0, weight: 1, lift: artLift(headboardTop(bed.h, style), art.h), size: art },
+      { kind: 'plant', along: bed.w / 2 + 0.95, out: 0.35, yaw: 0, weight: 1, alternatives: [-(bed.w / 2 + 0.95)] },
+    ],
+  };
+}
+
+/** A desk against the wall with its chair turned out, a shelf and a plant beside it. */
+function officeGroup({ size, artLift }: RecipeContext): Group {
+  const desk = size('desk');
+  const shelf = size('shelf');
+  const shelfAlong = desk.w / 2 + 0.35 + shelf.w / 2;
+  return {
+    anchor: 'desk',
+    slots: [
+      { kind: 'desk', along: 0, out: desk.d / 2 + 0.03, yaw: 0, weight: 10 },
+      { kind: 'officeChair', along: 0.05, out: desk.d + 0.2, yaw: Math.PI + 0.25, weight: 4 },
+      { kind: 'shelf', along: shelfAlong, out: shelf.d / 2 + 0.02, yaw: 0, weight: 3, alternatives: [-shelfAlong] },
+      { kind: 'plant', along: -(desk.w / 2 + 0.4), out: 0.35, yaw: 0, weight: 1, alternatives: [desk.w / 2 + 0.4] },
+      { kind: 'art', along: 0, out: 0, yaw: 0, weight: 1, lift: artLift(desk.h + 0.45, 0.5), size: { ...size('art'), w: 0.8, h: 0.5 } },
+    ],
+  };
+}
+
+/**
+ * A table out in the room on a rug, chairs facing each other across it (`chairsPerSide` for the
+ * table's size), a pendant over it: what the dining room and the kitchen share.
+ */
+function tableWithChairs({ size }: RecipeContext, kind: PieceKind, chairsPerSide: (table: Size) => number): { table: Size; slots: Slot[] } {
+  const table = size(kind);
+  const chair = size('chair');
+  // An aisle between the wall and the far chairs.
+  const aisle = 1.0;
+  const tableOut = table.d / 2 + aisle + 0.2;
+  const slots: Slot[] = [
+    { kind: 'rug', along: 0, out: tableOut, yaw: 0, weight: 2, size: { ...size('rug'), w: table.w + 1.3, d: table.d + 1.3 } },
+    { kind, along: 0, out: tableOut, yaw: 0, weight: 10 },
+  ];
+  const perSide = chairsPerSide(table);
+  for (const side of [-1, 1]) {
+    for (let i = 0; i < perSide; i++) {
+      const along = perSide === 1 ? 0 : (i - (perSide - 1) / 2) * (table.w / perSide);
+      slots.push({ kind: 'chair', along, out: tableOut + side * (table.d / 2 + chair.d / 2 - 0.08), yaw: side > 0 ? Math.PI : 0, weight: 1.5 });
     }
   }
+  slots.push({ kind: 'pendant', along: 0, out: tableOut, yaw: 0, weight: 0.5, lift: PENDANT_HEIGHT });
+  return { table, slots };
+}
+
+/** A long dining table with two or three chairs a side, a sideboard and a plant. */
+function diningRoomGroup(ctx: RecipeContext): Group {
+  const { table, slots } = tableWithChairs(ctx, 'diningTable', (t) => (t.w > 1.7 ? 3 : 2));
+  // Against the wall behind the table, or beside it when the chairs leave no room.
+  const sideboard = ctx.size('sideboard');
+  const beside = table.w / 2 + 0.3 + sideboard.w / 2;
+  slots.push({ kind: 'sideboard', along: 0, out: sideboard.d / 2 + 0.02, yaw: 0, weight: 1.5, alternatives: [beside, -beside] });
+  slots.push({ kind: 'plant', along: table.w / 2 + 0.6, out: 0.35, yaw: 0, weight: 1, alternatives: [-(table.w / 2 + 0.6)] });
+  return { anchor: 'diningTable', slots };
+}
+
+/** A round table for two and a plant, for kitchens without a counter the stools can face. */
+function kitchenGroup(ctx: RecipeContext): Group {
+  const { table, slots } = tableWithChairs(ctx, 'roundTable', () => 1);
+  slots.push({ kind: 'plant', along: table.w / 2 + 0.5, out: 0.3, yaw: 0, weight: 1, alternatives: [-(table.w / 2 + 0.5)] });
+  return { anchor: 'roundTable', slots };
+}
+
+/** Every room type's recipe: a Record, so a new room type does not compile until it has one. */
+const GROUPS: Record<RoomType, (ctx: RecipeContext) => Group> = {
+  living_room: livingRoomGroup,
+  bedroom: bedroomGroup,
+  office: officeGroup,
+  dining_room: diningRoomGroup,
+  kitchen: kitchenGroup,
+};
+
+function groupFor(roomType: RoomType, style: StyleDef, ceiling: number): Group {
+  return GROUPS[roomType]({
+    style,
+    size: (kind) => pieceSize(kind, style),
+    artLift: (top, height) => Math.min(ceiling - 0.35 - height / 2, top + 0.25 + height / 2),
+  });
 }
 
 /** Whether a companion piece, standing nearer the camera, would cover much of the group's main piece. */
@@ -407,16 +446,17 @@ function wallFrame(room: RoomModel, wall: WallId, along: number): { x: number; z
   return { x: along, z: back, yaw: Math.PI };
 }
 
-function place(frame: { x: number; z: number; yaw: number }, slot: Slot, s: number, style: StyleDef): Placement {
-  const c = Math.cos(frame.yaw);
-  const n = Math.sin(frame.yaw);
+/** The slot's piece at `along` in a wall frame. */
+function place(frame: { x: number; z: number; yaw: number }, slot: Slot, along: number, style: StyleDef): Placement {
+  const cos = Math.cos(frame.yaw);
+  const sin = Math.sin(frame.yaw);
   const size = slot.size ?? pieceSize(slot.kind, style);
   // A piece moved to the other side of the group turns to face it from there.
-  const yaw = slot.s !== 0 && Math.sign(s) !== Math.sign(slot.s) ? -slot.yaw : slot.yaw;
+  const yaw = slot.along !== 0 && Math.sign(along) !== Math.sign(slot.along) ? -slot.yaw : slot.yaw;
   return {
     kind: slot.kind,
-    x: frame.x + c * s + n * slot.o,
-    z: frame.z - n * s + c * slot.o,
+    x: frame.x + cos * along + sin * slot.out,
+    z: frame.z - sin * along + cos * slot.out,
     yaw: frame.yaw + yaw,
     size,
     lift: slot.lift ?? 0,
@@ -428,8 +468,8 @@ function placeGroup(room: RoomModel, group: Group, frame: { x: number; z: number
   let score = 0;
   for (const slot of group.slots) {
     if (style.omit.includes(slot.kind)) continue;
-    const sides = [slot.s * mirror, ...(slot.alt ?? []).map((a) => a * mirror)];
-    const options = sides.map((s) => place(frame, slot, s, style)).filter((p) => !violation(room, p, placed));
+    const sides = [slot.along * mirror, ...(slot.alternatives ?? []).map((a) => a * mirror)];
+    const options = sides.map((along) => place(frame, slot, along, style)).filter((p) => !violation(room, p, placed));
     // Tall companions go to the far side, where they frame the group instead of hiding it.
     if (FAR_SIDE.includes(slot.kind)) options.sort((a, b) => room.camera.toCamera([b.x, 0, b.z])[2] - room.camera.toCamera([a.x, 0, a.z])[2]);
     const ok = options.find((p) => !hidesAnchor(room, p, placed, group.anchor) && !standsForward(room, p, placed, group.anchor)) ?? null;
@@ -516,7 +556,7 @@ function counterLayout(room: RoomModel, style: StyleDef, zTarget: number): Place
     // Seat about 27 cm under the worktop, as for people sitting at it.
     const size: Size = { ...base, h: clamp(bar.height - 0.27, 0.55, 0.8) + barStoolBack(style) };
     const spacing = Math.max(0.6, size.w + 0.15);
-    const slot: Slot = { kind: 'barStool', s: 0, o: bar.front + size.d / 2 + 0.08, yaw: Math.PI, weight: 1, size };
+    const slot: Slot = { kind: 'barStool', along: 0, out: bar.front + size.d / 2 + 0.08, yaw: Math.PI, weight: 1, size };
     for (let n = 4; n >= 2; n--) {
       const span = n * spacing;
       for (let a = bar.from + span / 2 - 0.1; a <= bar.to - span / 2 + 0.1 + 1e-9; a += 0.1) {
@@ -549,13 +589,13 @@ function counterLayout(room: RoomModel, style: StyleDef, zTarget: number): Place
     }
   };
   for (const w of [n * spacing + 0.4, n * spacing]) {
-    if (!placed.length) tryAdd({ kind: 'rug', s: 0, o: bar.front + 0.5, yaw: 0, weight: 1, size: { ...pieceSize('rug', style), w, d: 0.8 } }, [0]);
+    if (!placed.length) tryAdd({ kind: 'rug', along: 0, out: bar.front + 0.5, yaw: 0, weight: 1, size: { ...pieceSize('rug', style), w, d: 0.8 } }, [0]);
   }
   placed.push(...stools);
   // The bowl sits between two stools, where their backs do not hide it.
-  tryAdd({ kind: 'bowl', s: 0, o: bar.front - 0.3, yaw: 0, weight: 1, lift: bar.height }, [n % 2 ? spacing / 2 : 0]);
+  tryAdd({ kind: 'bowl', along: 0, out: bar.front - 0.3, yaw: 0, weight: 1, lift: bar.height }, [n % 2 ? spacing / 2 : 0]);
   const end = (n * spacing) / 2 + 0.4;
-  tryAdd({ kind: 'plant', s: end, o: bar.front + 0.35, yaw: 0, weight: 1 }, [end, -end]);
+  tryAdd({ kind: 'plant', along: end, out: bar.front + 0.35, yaw: 0, weight: 1 }, [end, -end]);
   return placed;
 }
 
@@ -579,7 +619,7 @@ function floatingLayout(room: RoomModel, group: Group, style: StyleDef, zTarget:
       const frame = { x, z: Math.min(z, back - 0.5), yaw: Math.PI };
       const scaled: Group = {
         anchor: group.anchor,
-        slots: group.slots.map((s) => ({ ...s, s: s.s * shrink, o: s.o * shrink - 0.9, size: scaleSize(s.size ?? pieceSize(s.kind, style), shrink) })),
+        slots: group.slots.map((slot) => ({ ...slot, along: slot.along * shrink, out: slot.out * shrink - 0.9, size: scaleSize(slot.size ?? pieceSize(slot.kind, style), shrink) })),
       };
       const r = placeGroup(room, scaled, frame, style, 1);
       if (r) return r.placed;
@@ -603,7 +643,7 @@ function greedyLayout(room: RoomModel, group: Group, style: StyleDef, zTarget: n
       for (let a = wall.visibleFrom; a <= wall.visibleTo; a += 0.1) {
         const frame = wallFrame(room, wall.id, a);
         const size = scaleSize(anchorSlot.size ?? pieceSize(group.anchor, style), 0.85);
-        const p = place(frame, { ...anchorSlot, s: 0, o: size.d / 2 + 0.04, size }, 0, style);
+        const p = place(frame, { ...anchorSlot, along: 0, out: size.d / 2 + 0.04, size }, 0, style);
         if (violation(room, p, [])) continue;
         const score = -Math.abs(room.camera.toCamera([p.x, 0, p.z])[2] - zTarget) + 2 * room.box.evidence[wall.id];
         if (!best || score > best.score) best = { p, score };

@@ -42,15 +42,97 @@ for (let j = 0; j < GRID; j++) {
 }
 
 /**
+ * The mesh's triangles clipped at the near plane (a clipped triangle gives one or two) and
+ * projected: per raster triangle its corners' screen position and inverse camera depth (three
+ * each), its source triangle, and its corners' barycentrics in that source triangle (nine).
+ */
+interface RasterTriangles {
+  x: Float32Array;
+  y: Float32Array;
+  invDepth: Float32Array;
+  source: Int32Array;
+  bary: Float32Array;
+}
+
+/** The raster triangles overlapping each TILE x TILE tile of the image, row by row. */
+interface TileBins {
+  tilesX: number;
+  tilesY: number;
+  bins: number[][];
+}
+
+/** One tile's sample buffers, reused from tile to tile. */
+interface TileSamples {
+  /** Inverse depth of the nearest surface at each sample (0 where empty) and its raster triangle (-1). */
+  depth: Float32Array;
+  triangle: Int32Array;
+  /** A triangle's first two barycentrics and inverse depth at each sample, relative to the pixel corner. */
+  offset0: Float32Array;
+  offset1: Float32Array;
+  offsetDepth: Float32Array;
+}
+
+/** Scratch for resolving one pixel: the distinct triangles among its samples, their counts and sample sums. */
+interface PixelTriangles {
+  ids: Int32Array;
+  counts: Int32Array;
+  sumX: Float32Array;
+  sumY: Float32Array;
+  fragment: Fragment;
+  rgb: Float32Array;
+}
+
+const NEAR = 0.2;
+
+/**
  * Tiled z-buffer rasteriser with 16 coverage samples per pixel and one shading evaluation per
  * pixel and triangle (at the centroid of that triangle's covered samples), so edges are
  * anti-aliased at the cost of shading only once per pixel in the interior.
  */
 export function rasterize(mesh: Mesh, cam: Camera, width: number, height: number, shade: Shader): RenderLayer {
+  const { triangles, bins } = clipProjectAndBin(mesh, cam, width, height);
+  const layer: RenderLayer = {
+    width,
+    height,
+    color: new Float32Array(width * height * 3),
+    alpha: new Float32Array(width * height),
+    depth: new Float32Array(width * height).fill(Infinity),
+  };
+  const samples: TileSamples = {
+    depth: new Float32Array(TILE * TILE * SPP),
+    triangle: new Int32Array(TILE * TILE * SPP),
+    offset0: new Float32Array(SPP),
+    offset1: new Float32Array(SPP),
+    offsetDepth: new Float32Array(SPP),
+  };
+  const pixel: PixelTriangles = {
+    ids: new Int32Array(SPP),
+    counts: new Int32Array(SPP),
+    sumX: new Float32Array(SPP),
+    sumY: new Float32Array(SPP),
+    fragment: { px: 0, py: 0, pz: 0, nx: 0, ny: 0, nz: 0, lx: 0, ly: 0, lz: 0, material: 0 },
+    rgb: new Float32Array(3),
+  };
+  for (let ty = 0; ty < bins.tilesY; ty++) {
+    for (let tx = 0; tx < bins.tilesX; tx++) {
+      const bin = bins.bins[ty * bins.tilesX + tx]!;
+      if (bin.length === 0) continue;
+      const x0 = tx * TILE;
+      const y0 = ty * TILE;
+      const tw = Math.min(TILE, width - x0);
+      const th = Math.min(TILE, height - y0);
+      samples.depth.fill(0);
+      samples.triangle.fill(-1);
+      for (const t of bin) coverTriangle(triangles, t, x0, y0, tw, th, samples);
+      resolveTile(mesh, triangles, x0, y0, tw, th, samples, pixel, shade, layer);
+    }
+  }
+  return layer;
+}
+
+/** Clips the mesh's triangles at the near plane, projects them, and lists them per tile they overlap. */
+function clipProjectAndBin(mesh: Mesh, cam: Camera, width: number, height: number): { triangles: RasterTriangles; bins: TileBins } {
   const triCount = mesh.materials.length;
-  const near = 0.2;
-  // Raster triangles: the mesh's triangles, clipped at the near plane (a clipped triangle gives
-  // one or two). Each keeps its source triangle and its corners' barycentrics in it.
   const xs: number[] = [];
   const ys: number[] = [];
   const izs: number[] = [];
@@ -98,7 +180,7 @@ export function rasterize(mesh: Mesh, cam: Camera, width: number, height: number
     for (let k = 0; k < 3; k++) {
       const o = t * 9 + k * 3;
       const c = cam.toCamera([mesh.positions[o] ?? 0, mesh.positions[o + 1] ?? 0, mesh.positions[o + 2] ?? 0]);
-      if (c[2] < near) behind++;
+      if (c[2] < NEAR) behind++;
       corners.push({ c, b: [k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0] });
     }
     if (behind === 3) continue;
@@ -110,9 +192,9 @@ export function rasterize(mesh: Mesh, cam: Camera, width: number, height: number
     for (let k = 0; k < 3; k++) {
       const a = corners[k]!;
       const b = corners[(k + 1) % 3]!;
-      if (a.c[2] >= near) clipped.push(a);
-      if (a.c[2] >= near !== b.c[2] >= near) {
-        const f = (near - a.c[2]) / (b.c[2] - a.c[2]);
+      if (a.c[2] >= NEAR) clipped.push(a);
+      if (a.c[2] >= NEAR !== b.c[2] >= NEAR) {
+        const f = (NEAR - a.c[2]) / (b.c[2] - a.c[2]);
         const lerp3 = (p: number[], q: number[]): [number, number, number] => [
           p[0]! + (q[0]! - p[0]!) * f,
           p[1]! + (q[1]! - p[1]!) * f,
@@ -123,168 +205,144 @@ export function rasterize(mesh: Mesh, cam: Camera, width: number, height: number
     }
     emit(t, clipped);
   }
-  const sx = Float32Array.from(xs);
-  const sy = Float32Array.from(ys);
-  const iz = Float32Array.from(izs);
-  const raster = { src: Int32Array.from(src), bary: Float32Array.from(bary) };
+  return {
+    triangles: { x: Float32Array.from(xs), y: Float32Array.from(ys), invDepth: Float32Array.from(izs), source: Int32Array.from(src), bary: Float32Array.from(bary) },
+    bins: { tilesX, tilesY, bins },
+  };
+}
 
-  const color = new Float32Array(width * height * 3);
-  const alpha = new Float32Array(width * height);
-  const depth = new Float32Array(width * height).fill(Infinity);
-  const sDepth = new Float32Array(TILE * TILE * SPP);
-  const sTri = new Int32Array(TILE * TILE * SPP);
-  const frag: Fragment = { px: 0, py: 0, pz: 0, nx: 0, ny: 0, nz: 0, lx: 0, ly: 0, lz: 0, material: 0 };
-  const rgb = new Float32Array(3);
-  const ids = new Int32Array(SPP);
-  const counts = new Int32Array(SPP);
-  const sumX = new Float32Array(SPP);
-  const sumY = new Float32Array(SPP);
-  const off0 = new Float32Array(SPP);
-  const off1 = new Float32Array(SPP);
-  const offD = new Float32Array(SPP);
-
-  for (let ty = 0; ty < tilesY; ty++) {
-    for (let tx = 0; tx < tilesX; tx++) {
-      const bin = bins[ty * tilesX + tx]!;
-      if (bin.length === 0) continue;
-      const x0 = tx * TILE;
-      const y0 = ty * TILE;
-      const tw = Math.min(TILE, width - x0);
-      const th = Math.min(TILE, height - y0);
-      sDepth.fill(0);
-      sTri.fill(-1);
-      for (const t of bin) {
-        const ax = sx[t * 3]!;
-        const ay = sy[t * 3]!;
-        const bx = sx[t * 3 + 1]!;
-        const by = sy[t * 3 + 1]!;
-        const cx2 = sx[t * 3 + 2]!;
-        const cy2 = sy[t * 3 + 2]!;
-        const area = (bx - ax) * (cy2 - ay) - (cx2 - ax) * (by - ay);
-        if (Math.abs(area) < 1e-9) continue;
-        const inv = 1 / area;
-        // Barycentrics as linear functions of the sample position.
-        const a0 = (by - cy2) * inv;
-        const b0 = (cx2 - bx) * inv;
-        const c0 = (bx * cy2 - cx2 * by) * inv;
-        const a1 = (cy2 - ay) * inv;
-        const b1 = (ax - cx2) * inv;
-        const c1 = (cx2 * ay - ax * cy2) * inv;
-        const z0 = iz[t * 3]!;
-        const z1 = iz[t * 3 + 1]!;
-        const z2 = iz[t * 3 + 2]!;
-        const px0 = Math.max(x0, Math.floor(Math.min(ax, bx, cx2)));
-        const px1 = Math.min(x0 + tw - 1, Math.floor(Math.max(ax, bx, cx2)));
-        const py0 = Math.max(y0, Math.floor(Math.min(ay, by, cy2)));
-        const py1 = Math.min(y0 + th - 1, Math.floor(Math.max(ay, by, cy2)));
-        // Inverse depth is linear in screen space: dz = z0 + l1 (z1 - z0) + l2 (z2 - z0).
-        const da = z0 * a0 + z1 * a1 + z2 * -(a0 + a1);
-        const db = z0 * b0 + z1 * b1 + z2 * -(b0 + b1);
-        const dc = z0 * c0 + z1 * c1 + z2 * (1 - c0 - c1);
-        for (let s = 0; s < SPP; s++) {
-          off0[s] = a0 * SAMPLE_X[s]! + b0 * SAMPLE_Y[s]!;
-          off1[s] = a1 * SAMPLE_X[s]! + b1 * SAMPLE_Y[s]!;
-          offD[s] = da * SAMPLE_X[s]! + db * SAMPLE_Y[s]!;
+/**
+ * Depth-tests raster triangle `t` at every sample of the tile (x0, y0, tw x th) it covers,
+ * keeping the nearest. Pixels wholly inside the triangle skip the per-sample edge tests.
+ */
+function coverTriangle(triangles: RasterTriangles, t: number, x0: number, y0: number, tw: number, th: number, samples: TileSamples): void {
+  const { x: sx, y: sy, invDepth: iz } = triangles;
+  const { depth: sDepth, triangle: sTri, offset0: off0, offset1: off1, offsetDepth: offD } = samples;
+  const ax = sx[t * 3]!;
+  const ay = sy[t * 3]!;
+  const bx = sx[t * 3 + 1]!;
+  const by = sy[t * 3 + 1]!;
+  const cx = sx[t * 3 + 2]!;
+  const cy = sy[t * 3 + 2]!;
+  const area = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+  if (Math.abs(area) < 1e-9) return;
+  const inv = 1 / area;
+  // Barycentrics as linear functions of the sample position.
+  const a0 = (by - cy) * inv;
+  const b0 = (cx - bx) * inv;
+  const c0 = (bx * cy - cx * by) * inv;
+  const a1 = (cy - ay) * inv;
+  const b1 = (ax - cx) * inv;
+  const c1 = (cx * ay - ax * cy) * inv;
+  const z0 = iz[t * 3]!;
+  const z1 = iz[t * 3 + 1]!;
+  const z2 = iz[t * 3 + 2]!;
+  const px0 = Math.max(x0, Math.floor(Math.min(ax, bx, cx)));
+  const px1 = Math.min(x0 + tw - 1, Math.floor(Math.max(ax, bx, cx)));
+  const py0 = Math.max(y0, Math.floor(Math.min(ay, by, cy)));
+  const py1 = Math.min(y0 + th - 1, Math.floor(Math.max(ay, by, cy)));
+  // Inverse depth is linear in screen space: dz = z0 + l1 (z1 - z0) + l2 (z2 - z0).
+  const da = z0 * a0 + z1 * a1 + z2 * -(a0 + a1);
+  const db = z0 * b0 + z1 * b1 + z2 * -(b0 + b1);
+  const dc = z0 * c0 + z1 * c1 + z2 * (1 - c0 - c1);
+  for (let s = 0; s < SPP; s++) {
+    off0[s] = a0 * SAMPLE_X[s]! + b0 * SAMPLE_Y[s]!;
+    off1[s] = a1 * SAMPLE_X[s]! + b1 * SAMPLE_Y[s]!;
+    offD[s] = da * SAMPLE_X[s]! + db * SAMPLE_Y[s]!;
+  }
+  // Extremes of each barycentric over a pixel square, for the whole-pixel tests.
+  const lo0 = Math.min(0, a0) + Math.min(0, b0);
+  const hi0 = Math.max(0, a0) + Math.max(0, b0);
+  const lo1 = Math.min(0, a1) + Math.min(0, b1);
+  const hi1 = Math.max(0, a1) + Math.max(0, b1);
+  const a2 = -(a0 + a1);
+  const b2 = -(b0 + b1);
+  const lo2 = Math.min(0, a2) + Math.min(0, b2);
+  const hi2 = Math.max(0, a2) + Math.max(0, b2);
+  for (let py = py0; py <= py1; py++) {
+    for (let px = px0; px <= px1; px++) {
+      const L0 = a0 * px + b0 * py + c0;
+      const L1 = a1 * px + b1 * py + c1;
+      const L2 = 1 - L0 - L1;
+      if (L0 + hi0 < 0 || L1 + hi1 < 0 || L2 + hi2 < 0) continue;
+      const inside = L0 + lo0 >= 0 && L1 + lo1 >= 0 && L2 + lo2 >= 0;
+      const D = da * px + db * py + dc;
+      const base = ((py - y0) * TILE + (px - x0)) * SPP;
+      for (let s = 0; s < SPP; s++) {
+        if (!inside) {
+          const l0 = L0 + off0[s]!;
+          if (l0 < 0) continue;
+          const l1 = L1 + off1[s]!;
+          if (l1 < 0 || l0 + l1 > 1) continue;
         }
-        // Extremes of each barycentric over a pixel square, for the whole-pixel tests.
-        const lo0 = Math.min(0, a0) + Math.min(0, b0);
-        const hi0 = Math.max(0, a0) + Math.max(0, b0);
-        const lo1 = Math.min(0, a1) + Math.min(0, b1);
-        const hi1 = Math.max(0, a1) + Math.max(0, b1);
-        const a2 = -(a0 + a1);
-        const b2 = -(b0 + b1);
-        const lo2 = Math.min(0, a2) + Math.min(0, b2);
-        const hi2 = Math.max(0, a2) + Math.max(0, b2);
-        for (let py = py0; py <= py1; py++) {
-          for (let px = px0; px <= px1; px++) {
-            const L0 = a0 * px + b0 * py + c0;
-            const L1 = a1 * px + b1 * py + c1;
-            const L2 = 1 - L0 - L1;
-            if (L0 + hi0 < 0 || L1 + hi1 < 0 || L2 + hi2 < 0) continue;
-            const inside = L0 + lo0 >= 0 && L1 + lo1 >= 0 && L2 + lo2 >= 0;
-            const D = da * px + db * py + dc;
-            const base = ((py - y0) * TILE + (px - x0)) * SPP;
-            for (let s = 0; s < SPP; s++) {
-              if (!inside) {
-                const l0 = L0 + off0[s]!;
-                if (l0 < 0) continue;
-                const l1 = L1 + off1[s]!;
-                if (l1 < 0 || l0 + l1 > 1) continue;
-              }
-              const d = D + offD[s]!;
-              if (d > sDepth[base + s]!) {
-                sDepth[base + s] = d;
-                sTri[base + s] = t;
-              }
-            }
-          }
-        }
-      }
-      // Resolve: one shade per (pixel, triangle), weighted by its sample count.
-      for (let py = y0; py < y0 + th; py++) {
-        for (let px = x0; px < x0 + tw; px++) {
-          const base = ((py - y0) * TILE + (px - x0)) * SPP;
-          let n = 0;
-          let maxD = 0;
-          for (let s = 0; s < SPP; s++) {
-            const t = sTri[base + s]!;
-            if (t < 0) continue;
-            maxD = Math.max(maxD, sDepth[base + s]!);
-            let k = 0;
-            while (k < n && ids[k] !== t) k++;
-            if (k === n) {
-              ids[k] = t;
-              counts[k] = 0;
-              sumX[k] = 0;
-              sumY[k] = 0;
-              n++;
-            }
-            counts[k]!++;
-            sumX[k]! += SAMPLE_X[s]!;
-            sumY[k]! += SAMPLE_Y[s]!;
-          }
-          if (n === 0) continue;
-          const pi = py * width + px;
-          let r = 0;
-          let g = 0;
-          let b = 0;
-          let cov = 0;
-          for (let k = 0; k < n; k++) {
-            const t = ids[k]!;
-            const cnt = counts[k]!;
-            const fx = px + sumX[k]! / cnt;
-            const fy = py + sumY[k]! / cnt;
-            interpolate(mesh, raster, t, sx, sy, iz, fx, fy, frag);
-            shade(frag, rgb);
-            const w = cnt / SPP;
-            r += rgb[0]! * w;
-            g += rgb[1]! * w;
-            b += rgb[2]! * w;
-            cov += w;
-          }
-          color[pi * 3] = r;
-          color[pi * 3 + 1] = g;
-          color[pi * 3 + 2] = b;
-          alpha[pi] = cov;
-          depth[pi] = 1 / maxD;
+        const d = D + offD[s]!;
+        if (d > sDepth[base + s]!) {
+          sDepth[base + s] = d;
+          sTri[base + s] = t;
         }
       }
     }
   }
-  return { width, height, color, alpha, depth };
 }
 
-function interpolate(
-  mesh: Mesh,
-  raster: { src: Int32Array; bary: Float32Array },
-  t: number,
-  sx: Float32Array,
-  sy: Float32Array,
-  iz: Float32Array,
-  fx: number,
-  fy: number,
-  f: Fragment,
-): void {
+/** Writes the tile's pixels to the layer: one shade per (pixel, triangle), weighted by its sample count. */
+function resolveTile(mesh: Mesh, triangles: RasterTriangles, x0: number, y0: number, tw: number, th: number, samples: TileSamples, pixel: PixelTriangles, shade: Shader, layer: RenderLayer): void {
+  const { depth: sDepth, triangle: sTri } = samples;
+  const { ids, counts, sumX, sumY, fragment, rgb } = pixel;
+  const { width, color, alpha, depth } = layer;
+  for (let py = y0; py < y0 + th; py++) {
+    for (let px = x0; px < x0 + tw; px++) {
+      const base = ((py - y0) * TILE + (px - x0)) * SPP;
+      let n = 0;
+      let maxD = 0;
+      for (let s = 0; s < SPP; s++) {
+        const t = sTri[base + s]!;
+        if (t < 0) continue;
+        maxD = Math.max(maxD, sDepth[base + s]!);
+        let k = 0;
+        while (k < n && ids[k] !== t) k++;
+        if (k === n) {
+          ids[k] = t;
+          counts[k] = 0;
+          sumX[k] = 0;
+          sumY[k] = 0;
+          n++;
+        }
+        counts[k]!++;
+        sumX[k]! += SAMPLE_X[s]!;
+        sumY[k]! += SAMPLE_Y[s]!;
+      }
+      if (n === 0) continue;
+      const pi = py * width + px;
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      let cov = 0;
+      for (let k = 0; k < n; k++) {
+        const t = ids[k]!;
+        const cnt = counts[k]!;
+        const fx = px + sumX[k]! / cnt;
+        const fy = py + sumY[k]! / cnt;
+        interpolate(mesh, triangles, t, fx, fy, fragment);
+        shade(fragment, rgb);
+        const w = cnt / SPP;
+        r += rgb[0]! * w;
+        g += rgb[1]! * w;
+        b += rgb[2]! * w;
+        cov += w;
+      }
+      color[pi * 3] = r;
+      color[pi * 3 + 1] = g;
+      color[pi * 3 + 2] = b;
+      alpha[pi] = cov;
+      depth[pi] = 1 / maxD;
+    }
+  }
+}
+
+/** The surface point of raster triangle `t` at screen position (fx, fy), written to `f`. */
+function interpolate(mesh: Mesh, triangles: RasterTriangles, t: number, fx: number, fy: number, f: Fragment): void {
+  const { x: sx, y: sy, invDepth: iz } = triangles;
   const ax = sx[t * 3]!;
   const ay = sy[t * 3]!;
   const bx = sx[t * 3 + 1]!;
@@ -307,12 +365,12 @@ function interpolate(
   const q1 = w1 / sum;
   const q2 = w2 / sum;
   // ...mapped to barycentrics on its source triangle (they differ only when it was clipped).
-  const B = raster.bary;
+  const B = triangles.bary;
   const o9 = t * 9;
   const k0 = q0 * B[o9]! + q1 * B[o9 + 3]! + q2 * B[o9 + 6]!;
   const k1 = q0 * B[o9 + 1]! + q1 * B[o9 + 4]! + q2 * B[o9 + 7]!;
   const k2 = q0 * B[o9 + 2]! + q1 * B[o9 + 5]! + q2 * B[o9 + 8]!;
-  const s = raster.src[t]!;
+  const s = triangles.source[t]!;
   const o = s * 9;
   const P = mesh.positions;
   const N = mesh.normals;
