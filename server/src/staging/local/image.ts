@@ -97,8 +97,3 @@ export function linearToSrgb8(v: number): number {
   const i = v <= 0 ? 0 : v >= 1 ? 4096 : Math.round(v * 4096);
   return LIN_TO_SRGB[i] ?? 0;
 }
-
-export function linearToSrgbFloat(v: number): number {
-  const c = v <= 0 ? 0 : v >= 1 ? 1 : v;
-  return c <= 0.0031308 ? c * 12.92 : 1.055 * Math.pow(c, 1 / 2.4) - 0.055;
-}
