@@ -97,3 +97,11 @@ export function linearToSrgb8(v: number): number {
   const i = v <= 0 ? 0 : v >= 1 ? 4096 : Math.round(v * 4096);
   return LIN_TO_SRGB[i] ?? 0;
 }
+
+/**
+ * The bytes in a fresh ArrayBuffer of their own, which a worker can transfer to its parent: a
+ * Buffer from sharp may sit in memory that Node 22 refuses to transfer (DataCloneError).
+ */
+export function transferableCopy(bytes: Buffer): Uint8Array {
+  return new Uint8Array(bytes);
+}

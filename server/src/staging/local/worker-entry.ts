@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { transferableCopy } from './image.ts';
 import { stageToJpeg } from './pipeline.ts';
 import { failureOf, type WorkerReply, type WorkerRequest } from './thread.ts';
 
@@ -8,7 +9,7 @@ if (!port) throw new Error('worker-entry must run in a worker thread');
 port.on('message', (job: WorkerRequest) => {
   stageToJpeg(Buffer.from(job.image.buffer, job.image.byteOffset, job.image.byteLength), job.style, job.roomType, new AbortController().signal).then(
     (jpeg) => {
-      const image = new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
+      const image = transferableCopy(jpeg);
       port.postMessage({ id: job.id, ok: true, image } satisfies WorkerReply, [image.buffer as ArrayBuffer]);
     },
     (err: unknown) => {

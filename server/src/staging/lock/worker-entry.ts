@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { transferableCopy } from '../local/image.ts';
 import { encodeComposite, lockStructure } from './index.ts';
 import type { LockReply, LockRequest } from './thread.ts';
 
@@ -10,7 +11,7 @@ port.on('message', (req: LockRequest) => {
   lockStructure(buffer(req.before), buffer(req.after), { composite: true })
     .then(async ({ check, composite }) => {
       const jpeg = composite ? await encodeComposite(composite) : null;
-      const image = jpeg ? new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength) : null;
+      const image = jpeg ? transferableCopy(jpeg) : null;
       port.postMessage({ id: req.id, ok: true, check, image } satisfies LockReply, image ? [image.buffer as ArrayBuffer] : []);
     })
     .catch((err: unknown) => port.postMessage({ id: req.id, ok: false, message: err instanceof Error ? err.message : String(err) } satisfies LockReply));
