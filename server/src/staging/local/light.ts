@@ -79,21 +79,14 @@ function shBasis(x: number, y: number, z: number, out: Float64Array): void {
 /** Cosine-lobe convolution per band, over pi: radiance coefficients to a white matte surface's radiance. */
 const BAND = [1, 2 / 3, 2 / 3, 2 / 3, 1 / 4, 1 / 4, 1 / 4, 1 / 4, 1 / 4];
 
+const evalBasis = new Float64Array(9);
+
 /** Radiance of a white matte surface facing `n`, from spherical harmonics (never negative). */
 export function evalSh(sh: Float64Array, nx: number, ny: number, nz: number, out: Vec3): void {
-  const b0 = 0.282095;
-  const b1 = 0.488603 * ny;
-  const b2 = 0.488603 * nz;
-  const b3 = 0.488603 * nx;
-  const b4 = 1.092548 * nx * ny;
-  const b5 = 1.092548 * ny * nz;
-  const b6 = 0.315392 * (3 * nz * nz - 1);
-  const b7 = 1.092548 * nx * nz;
-  const b8 = 0.546274 * (nx * nx - ny * ny);
+  shBasis(nx, ny, nz, evalBasis);
   for (let c = 0; c < 3; c++) {
-    const o = c * 9;
-    const v =
-      sh[o]! * b0 + sh[o + 1]! * b1 + sh[o + 2]! * b2 + sh[o + 3]! * b3 + sh[o + 4]! * b4 + sh[o + 5]! * b5 + sh[o + 6]! * b6 + sh[o + 7]! * b7 + sh[o + 8]! * b8;
+    let v = 0;
+    for (let b = 0; b < 9; b++) v += sh[c * 9 + b]! * evalBasis[b]!;
     out[c] = v > 0 ? v : 0;
   }
 }
