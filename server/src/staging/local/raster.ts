@@ -211,13 +211,26 @@ function clipProjectAndBin(mesh: Mesh, cam: Camera, width: number, height: numbe
   };
 }
 
-/**
- * Depth-tests raster triangle `t` at every sample of the tile (x0, y0, tw x th) it covers,
- * keeping the nearest. Pixels wholly inside the triangle skip the per-sample edge tests.
- */
-function coverTriangle(triangles: RasterTriangles, t: number, x0: number, y0: number, tw: number, th: number, samples: TileSamples): void {
-  const { x: sx, y: sy, invDepth: iz } = triangles;
-  const { depth: sDepth, triangle: sTri, offset0: off0, offset1: off1, offsetDepth: offD } = samples;
+/** A raster triangle's first two barycentrics as linear functions of the screen position, and its bounds. */
+interface BaryPlanes {
+  a0: number;
+  b0: number;
+  c0: number;
+  a1: number;
+  b1: number;
+  c1: number;
+  minX: number;
+  maxX: number;
+  minY: number;
+  maxY: number;
+}
+
+/** Scratch for `barycentricPlanes` (one rasteriser runs per thread at a time). */
+const PLANES: BaryPlanes = { a0: 0, b0: 0, c0: 0, a1: 0, b1: 0, c1: 0, minX: 0, maxX: 0, minY: 0, maxY: 0 };
+
+/** Writes raster triangle `t`'s planes (l0 = a0 x + b0 y + c0, l1 likewise) into `out`; false when it has no area. */
+function barycentricPlanes(triangles: RasterTriangles, t: number, out: BaryPlanes): boolean {
+  const { x: sx, y: sy } = triangles;
   const ax = sx[t * 3]!;
   const ay = sy[t * 3]!;
   const bx = sx[t * 3 + 1]!;
@@ -225,22 +238,38 @@ function coverTriangle(triangles: RasterTriangles, t: number, x0: number, y0: nu
   const cx = sx[t * 3 + 2]!;
   const cy = sy[t * 3 + 2]!;
   const area = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
-  if (Math.abs(area) < 1e-9) return;
+  if (Math.abs(area) < 1e-9) return false;
   const inv = 1 / area;
-  // Barycentrics as linear functions of the sample position.
-  const a0 = (by - cy) * inv;
-  const b0 = (cx - bx) * inv;
-  const c0 = (bx * cy - cx * by) * inv;
-  const a1 = (cy - ay) * inv;
-  const b1 = (ax - cx) * inv;
-  const c1 = (cx * ay - ax * cy) * inv;
+  out.a0 = (by - cy) * inv;
+  out.b0 = (cx - bx) * inv;
+  out.c0 = (bx * cy - cx * by) * inv;
+  out.a1 = (cy - ay) * inv;
+  out.b1 = (ax - cx) * inv;
+  out.c1 = (cx * ay - ax * cy) * inv;
+  out.minX = Math.min(ax, bx, cx);
+  out.maxX = Math.max(ax, bx, cx);
+  out.minY = Math.min(ay, by, cy);
+  out.maxY = Math.max(ay, by, cy);
+  return true;
+}
+
+/**
+ * Depth-tests raster triangle `t` at every sample of the tile (x0, y0, tw x th) it covers,
+ * keeping the nearest. Pixels wholly inside the triangle skip the per-sample edge tests.
+ */
+function coverTriangle(triangles: RasterTriangles, t: number, x0: number, y0: number, tw: number, th: number, samples: TileSamples): void {
+  const { invDepth: iz } = triangles;
+  const { depth: sDepth, triangle: sTri, offset0: off0, offset1: off1, offsetDepth: offD } = samples;
+  const plane = PLANES;
+  if (!barycentricPlanes(triangles, t, plane)) return;
+  const { a0, b0, c0, a1, b1, c1 } = plane;
   const z0 = iz[t * 3]!;
   const z1 = iz[t * 3 + 1]!;
   const z2 = iz[t * 3 + 2]!;
-  const px0 = Math.max(x0, Math.floor(Math.min(ax, bx, cx)));
-  const px1 = Math.min(x0 + tw - 1, Math.floor(Math.max(ax, bx, cx)));
-  const py0 = Math.max(y0, Math.floor(Math.min(ay, by, cy)));
-  const py1 = Math.min(y0 + th - 1, Math.floor(Math.max(ay, by, cy)));
+  const px0 = Math.max(x0, Math.floor(plane.minX));
+  const px1 = Math.min(x0 + tw - 1, Math.floor(plane.maxX));
+  const py0 = Math.max(y0, Math.floor(plane.minY));
+  const py1 = Math.min(y0 + th - 1, Math.floor(plane.maxY));
   // Inverse depth is linear in screen space: dz = z0 + l1 (z1 - z0) + l2 (z2 - z0).
   const da = z0 * a0 + z1 * a1 + z2 * -(a0 + a1);
   const db = z0 * b0 + z1 * b1 + z2 * -(b0 + b1);
@@ -342,16 +371,11 @@ function resolveTile(mesh: Mesh, triangles: RasterTriangles, x0: number, y0: num
 
 /** The surface point of raster triangle `t` at screen position (fx, fy), written to `f`. */
 function interpolate(mesh: Mesh, triangles: RasterTriangles, t: number, fx: number, fy: number, f: Fragment): void {
-  const { x: sx, y: sy, invDepth: iz } = triangles;
-  const ax = sx[t * 3]!;
-  const ay = sy[t * 3]!;
-  const bx = sx[t * 3 + 1]!;
-  const by = sy[t * 3 + 1]!;
-  const cx = sx[t * 3 + 2]!;
-  const cy = sy[t * 3 + 2]!;
-  const area = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
-  let l0 = ((bx - fx) * (cy - fy) - (cx - fx) * (by - fy)) / area;
-  let l1 = ((cx - fx) * (ay - fy) - (ax - fx) * (cy - fy)) / area;
+  const { invDepth: iz } = triangles;
+  const plane = PLANES;
+  barycentricPlanes(triangles, t, plane);
+  let l0 = plane.a0 * fx + plane.b0 * fy + plane.c0;
+  let l1 = plane.a1 * fx + plane.b1 * fy + plane.c1;
   let l2 = 1 - l0 - l1;
   l0 = Math.max(0, l0);
   l1 = Math.max(0, l1);

@@ -234,6 +234,28 @@ function aoSteps(cell: number): Float32Array {
   return Float32Array.from(out);
 }
 
+/** Scratch for `turnDirections` (one shading pass runs per thread at a time). */
+const TURNED = new Float32Array(2 * AO_DIRS);
+
+/** The ambient directions turned by a per-receiver angle, so neighbours sample between each other's directions. */
+function turnDirections(dirs: Float32Array, id: number): Float32Array {
+  const turn = (jitter(id, -1) * 2 * Math.PI) / AO_DIRS;
+  const c = Math.cos(turn);
+  const sn = Math.sin(turn);
+  for (let a = 0; a < AO_DIRS; a++) {
+    TURNED[2 * a] = c * dirs[2 * a]! - sn * dirs[2 * a + 1]!;
+    TURNED[2 * a + 1] = sn * dirs[2 * a]! + c * dirs[2 * a + 1]!;
+  }
+  return TURNED;
+}
+
+/** Index of the occupancy cell under floor point (x, z), or -1 off the grid. */
+function cellAt(occ: Occupancy, x: number, z: number): number {
+  const ix = Math.floor((x - occ.x0) / occ.cell);
+  const iz = Math.floor((z - occ.z0) / occ.cell);
+  return ix < 0 || iz < 0 || ix >= occ.nx || iz >= occ.nz ? -1 : iz * occ.nx + ix;
+}
+
 /**
  * Irradiance left at a floor point by the furniture, as a fraction of the open floor's: per
  * azimuth the occluders' elevation span, in the cosine-weighted measure sin^2 of the elevation
@@ -241,21 +263,16 @@ function aoSteps(cell: number): Float32Array {
  */
 function floorAmbient(occ: Occupancy, x: number, z: number, steps: Float32Array, dirs: Float32Array, id: number): number {
   let blocked = 0;
-  const inv = 1 / occ.cell;
-  const turn = (jitter(id, -1) * 2 * Math.PI) / AO_DIRS;
-  const c = Math.cos(turn);
-  const sn = Math.sin(turn);
+  const u = turnDirections(dirs, id);
   for (let a = 0; a < AO_DIRS; a++) {
-    const ux = c * dirs[2 * a]! - sn * dirs[2 * a + 1]!;
-    const uz = sn * dirs[2 * a]! + c * dirs[2 * a + 1]!;
+    const ux = u[2 * a]!;
+    const uz = u[2 * a + 1]!;
     let lo = 1;
     let hi = 0;
     for (let k = 0; k < steps.length; k++) {
       const d = steps[k]!;
-      const ix = Math.floor((x + ux * d - occ.x0) * inv);
-      const iz = Math.floor((z + uz * d - occ.z0) * inv);
-      if (ix < 0 || iz < 0 || ix >= occ.nx || iz >= occ.nz) break;
-      const i = iz * occ.nx + ix;
+      const i = cellAt(occ, x + ux * d, z + uz * d);
+      if (i < 0) break;
       const top = occ.hi[i]!;
       if (top <= 0) continue;
       const t1 = top / d;
@@ -278,13 +295,10 @@ const wallMeasure = (e: number) => e / 2 + Math.sin(2 * e) / 4;
 function wallAmbient(occ: Occupancy, x: number, y: number, z: number, n: Vec3, steps: Float32Array, dirs: Float32Array, id: number): number {
   let blocked = 0;
   let total = 0;
-  const inv = 1 / occ.cell;
-  const turn = (jitter(id, -1) * 2 * Math.PI) / AO_DIRS;
-  const c = Math.cos(turn);
-  const sn = Math.sin(turn);
+  const u = turnDirections(dirs, id);
   for (let a = 0; a < AO_DIRS; a++) {
-    const ux = c * dirs[2 * a]! - sn * dirs[2 * a + 1]!;
-    const uz = sn * dirs[2 * a]! + c * dirs[2 * a + 1]!;
+    const ux = u[2 * a]!;
+    const uz = u[2 * a + 1]!;
     const facing = ux * n[0] + uz * n[2];
     if (facing <= 0.05) continue;
     total += facing * (Math.PI / 2);
@@ -292,10 +306,8 @@ function wallAmbient(occ: Occupancy, x: number, y: number, z: number, n: Vec3, s
     let hi = -Math.PI / 4;
     for (let k = 0; k < steps.length; k++) {
       const d = steps[k]!;
-      const ix = Math.floor((x + ux * d - occ.x0) * inv);
-      const iz = Math.floor((z + uz * d - occ.z0) * inv);
-      if (ix < 0 || iz < 0 || ix >= occ.nx || iz >= occ.nz) break;
-      const i = iz * occ.nx + ix;
+      const i = cellAt(occ, x + ux * d, z + uz * d);
+      if (i < 0) break;
       const top = occ.hi[i]!;
       if (top === -Infinity) continue;
       const e0 = wallMeasure(Math.atan((occ.lo[i]! - y) / d));
