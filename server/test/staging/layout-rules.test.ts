@@ -5,17 +5,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from '../../src/staging/local/analyze.ts';
 import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
-import { layoutRoom, violation, type Placement } from '../../src/staging/local/layout.ts';
+import { footprint, layoutRoom, violation, type Placement } from '../../src/staging/local/layout.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
 import { mulberry32 } from '../../src/staging/local/prng.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 
-const FIXTURES = ['empty-living-portrait.jpg', 'empty-open-plan-living-dining.jpg', 'empty-hall-arched-windows.jpg'];
+const FIXTURES = ['rooms/empty-living-portrait.jpg', 'rooms/empty-open-plan-living-dining.jpg', 'rooms/empty-hall-arched-windows.jpg', 'generative/empty-room-pruna-before.jpg'];
 const rooms = new Map<string, RoomModel>();
 
 beforeAll(async () => {
   for (const name of FIXTURES) {
-    const photo = await decodeImage(readFileSync(fileURLToPath(new URL(`../fixtures/rooms/${name}`, import.meta.url))));
+    const photo = await decodeImage(readFileSync(fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url))));
     const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
     rooms.set(name, analyseRoom(await resizeRgb(photo, a.width, a.height)));
   }
@@ -42,17 +42,34 @@ describe("a stager's layout on the fixture photos", () => {
     }
   });
 
-  it('puts the headboard against a wall and the sofa with its back to one', () => {
+  it('puts the headboard against a wall, and the sofa with its back to one or floating with a passage all round', () => {
     for (const [name, room] of rooms) {
       for (const style of STYLES) {
         for (const [roomType, kind] of [['bedroom', 'bed'], ['living_room', 'sofa']] as const) {
           const piece = layoutRoom(room, roomType, STYLE_DEFS[style]).find((p) => p.kind === kind);
           expect(piece, `${name} ${style} ${kind}`).toBeDefined();
           const [fx, fz] = facing(piece!);
-          const backX = piece!.x - (fx * piece!.size.d) / 2;
-          const backZ = piece!.z - (fz * piece!.size.d) / 2;
-          expect(toWall(room, backX, backZ), `${name} ${style} ${kind}`).toBeLessThan(0.2);
+          const back = toWall(room, piece!.x - (fx * piece!.size.d) / 2, piece!.z - (fz * piece!.size.d) / 2);
+          if (kind === 'bed' || back < 0.2) {
+            expect(back, `${name} ${style} ${kind}`).toBeLessThan(0.2);
+            continue;
+          }
+          // Floating: every corner of its footprint at least a passage from every wall.
+          for (const [x, z] of footprint(piece!)) expect(toWall(room, x, z), `${name} ${style} floating ${kind}`).toBeGreaterThan(0.85);
         }
+      }
+    }
+  });
+
+  it('stands the seating group in the mid-ground of a deep room, not at its far end', () => {
+    for (const name of ['rooms/empty-hall-arched-windows.jpg', 'generative/empty-room-pruna-before.jpg']) {
+      const room = rooms.get(name)!;
+      const near = room.camera.floorPoint(room.camera.p.cx, room.camera.p.height * 0.98)![2];
+      for (const style of STYLES) {
+        const sofa = layoutRoom(room, 'living_room', STYLE_DEFS[style]).find((p) => p.kind === 'sofa')!;
+        const depth = room.camera.toCamera([sofa.x, 0, sofa.z])[2];
+        // Within the nearer 55 % of the floor seen beyond the foreground.
+        expect(depth, `${name} ${style}`).toBeLessThan(near + 0.55 * (room.box.back - near));
       }
     }
   });

@@ -172,7 +172,9 @@ describe('structure lock', () => {
       }
     }
     const result = await lockAnswer(room, await asAnswer({ ...staged, data }), { composite: false });
-    expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['opening_changed'] });
+    // With the window gone and the seating group across the middle of the floor, little of the
+    // room is left to register on, so the framing may be doubted as well.
+    expect(result.check).toMatchObject({ verdict: 'drift', reasons: expect.arrayContaining(['opening_changed']) });
   });
 
   it('finds a window pasted low on a wall, inside the staging zone', async () => {

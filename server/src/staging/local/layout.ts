@@ -494,7 +494,7 @@ export function layoutRoom(room: RoomModel, roomType: RoomType, style: StyleDef)
   const cam = room.camera;
   const nearFloor = cam.floorPoint(cam.p.cx, cam.p.height * 0.98);
   const zNear = nearFloor ? nearFloor[2] : 1.5;
-  const zTarget = clamp(zNear + 0.55 * (room.box.back - zNear), 3, 6.5);
+  const zTarget = clamp(zNear + 0.4 * (room.box.back - zNear), 3, 5.5);
   if (roomType === 'kitchen') {
     const bar = counterLayout(room, style, zTarget);
     if (bar) return bar;
@@ -512,13 +512,63 @@ export function layoutRoom(room: RoomModel, roomType: RoomType, style: StyleDef)
         const backBonus = wall.id === 'back' && room.box.back < 6 ? 0.8 : 0;
         // Prefer walls whose floor line is clearly seen: furniture against a guessed wall floats.
         const evidence = 4 * room.box.evidence[wall.id];
-        const score = r.score - 0.9 * Math.abs(depth - zTarget) + backBonus + 0.4 * freeRun(wall, a) + evidence;
+        const score = r.score - depthCost(depth, zTarget) + backBonus + 0.4 * freeRun(wall, a) + evidence;
         if (!best || score > best.score + 1e-9) best = { placed: r.placed, score };
       }
     }
   }
+  if (roomType === 'living_room') {
+    const open = floatingGroup(room, group, style, zTarget);
+    if (open && (!best || open.score > best.score)) return open.placed;
+  }
   if (best) return best.placed;
   return floatingLayout(room, group, style, zTarget);
+}
+
+/** What missing the target depth costs a layout per metre: a group too far back leaves the photo empty. */
+function depthCost(depth: number, zTarget: number): number {
+  return depth > zTarget ? 1.8 * (depth - zTarget) : 0.9 * (zTarget - depth);
+}
+
+/** Clear floor a floating group keeps on both sides and behind it, to walk around it. */
+const PASSAGE = 0.9;
+/** A floating group is a stager's second choice: a sofa against a wall is steadier in the photo. */
+const FLOATING_COST = 1.0;
+
+/**
+ * In a wide, deep room a stager floats the seating group in the mid-ground, facing the camera,
+ * rather than pushing it to a far wall: the room reads as lived in at its middle, not at its end.
+ * Tried where the floor leaves a passage on both sides and behind; scored as the wall layouts
+ * are, less FLOATING_COST, with nothing hung (there is no wall behind it), so the art it cannot have is not held against it.
+ */
+function floatingGroup(room: RoomModel, group: Group, style: StyleDef, zTarget: number): { placed: Placement[]; score: number } | null {
+  const { left, right, back } = room.box;
+  const anchorSlot = group.slots.find((s) => s.kind === group.anchor);
+  if (!anchorSlot) return null;
+  const anchor = anchorSlot.size ?? pieceSize(group.anchor, style);
+  if (right - left < anchor.w + 2 * PASSAGE) return null;
+  const standing: Group = { anchor: group.anchor, slots: group.slots.filter((s) => s.kind !== 'art') };
+  const unhung = group.slots.reduce((sum, s) => sum + (s.kind === 'art' ? s.weight : 0), 0);
+  const cam = room.camera;
+  // In place of a wall's evidence: how surely the floor was found, from all the walls' floor lines.
+  const sureFloor = (4 * (room.box.evidence.left + room.box.evidence.right + room.box.evidence.back)) / 3;
+  let best: { placed: Placement[]; score: number } | null = null;
+  for (let z = zTarget - 0.5; z <= Math.min(zTarget + 1.5, back - PASSAGE); z += 0.25) {
+    for (let x = left + PASSAGE + anchor.w / 2; x <= right - PASSAGE - anchor.w / 2 + 1e-9; x += 0.25) {
+      for (const mirror of [1, -1]) {
+        const r = placeGroup(room, standing, { x, z, yaw: Math.PI }, style, mirror);
+        const main = r?.placed.find((p) => p.kind === group.anchor);
+        if (!r || !main) continue;
+        const depth = cam.toCamera([main.x, 0, main.z])[2];
+        // Centred in the photo, as a stager frames the group; the frame's edge cuts no sofa arm.
+        const box = imageBox(room, main);
+        const offCentre = box ? Math.abs((box.u0 + box.u1) / 2 - cam.p.width / 2) / cam.p.width : 0.5;
+        const score = r.score - depthCost(depth, zTarget) - 3 * offCentre + sureFloor + unhung - FLOATING_COST;
+        if (!best || score > best.score + 1e-9) best = { placed: r.placed, score };
+      }
+    }
+  }
+  return best;
 }
 
 /** Base cabinets stools can face: a counter along a wall or an island's near side. */

@@ -1,6 +1,7 @@
 import type { RoomType, Style } from '@roomstager/contracts';
 import type { RoomModel } from './analyze.ts';
 import type { Camera } from './camera.ts';
+import { cavityOcclusion } from './cavity.ts';
 import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
 import { evalSh, reflectedLight, type RoomRadiance } from './light.ts';
@@ -214,6 +215,14 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
   const floorShadow = shadows.floor;
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key);
   const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, floorShadow, shadowMap));
+  const cavity = cavityOcclusion(layer, cam);
+  for (let i = 0; i < cavity.length; i++) {
+    const k = cavity[i]!;
+    if (k >= 1) continue;
+    layer.color[i * 3] = layer.color[i * 3]! * k;
+    layer.color[i * 3 + 1] = layer.color[i * 3 + 1]! * k;
+    layer.color[i * 3 + 2] = layer.color[i * 3 + 2]! * k;
+  }
   const shadow = new Float32Array(width * height).fill(1);
   // Each pixel's ray meets the room box's floor or one of its walls (the camera stands inside
   // the box), with the ray inlined as this runs per pixel.
