@@ -125,7 +125,7 @@ const sofa: Builder = (c, { w, d, h }) => {
   const round = shape === 'square' ? 0.015 : shape === 'rolled' ? 0.03 : 0.08;
   const fabric = mat('upholstery');
   b.roundedBox([0, (legH + baseTop) / 2, 0.01], [w / 2 - 0.01, (baseTop - legH) / 2, d / 2 - 0.01], Math.min(0.04, round), fabric);
-  b.roundedBox([0, (baseTop + h) / 2, -d / 2 + backD / 2], [w / 2 - (shape === 'rolled' ? 0.06 : 0), (h - baseTop) / 2, backD / 2], round, fabric);
+  b.roundedBox([0, (baseTop + h) / 2, -d / 2 + backD / 2], [w / 2 - (shape === 'rolled' ? 0.06 : 0.01), (h - baseTop) / 2, backD / 2], round, fabric);
   for (const signX of [-1, 1]) {
     b.roundedBox([signX * (w / 2 - armW / 2), (legH + armTop) / 2, 0], [armW / 2, (armTop - legH) / 2, d / 2], round, fabric);
     if (shape === 'rolled') b.ellipsoid([signX * (w / 2 - armW / 2), armTop, 0.02], [armW * 0.62, 0.075, d / 2], fabric, 6, 14);
@@ -202,9 +202,11 @@ const armchair: Builder = (c, { w, d, h }) => {
     return;
   }
   if (style.shape === 'curved' || style.shape === 'soft') {
-    b.roundedBox([0, 0.26, 0], [w / 2, 0.16, d / 2], 0.12, fabric);
+    // Body and back stand a little inside the arms' outer faces: coplanar faces of differently
+    // rounded boxes would fight for the same pixels and leave a ragged seam.
+    b.roundedBox([0, 0.26, 0], [w / 2 - 0.02, 0.16, d / 2], 0.12, fabric);
     b.roundedBox([0, 0.47, 0.05], [w / 2 - 0.14, 0.06, d / 2 - 0.14], 0.05, fabric, 0.015);
-    b.roundedBox([0, (0.3 + h) / 2, -d / 2 + 0.12], [w / 2, (h - 0.3) / 2, 0.12], 0.12, fabric);
+    b.roundedBox([0, (0.3 + h) / 2, -d / 2 + 0.12], [w / 2 - 0.02, (h - 0.3) / 2, 0.12], 0.12, fabric);
     for (const signX of [-1, 1]) b.roundedBox([signX * (w / 2 - 0.1), 0.48, -0.02], [0.1, 0.16, d / 2 - 0.02], 0.1, fabric);
     b.box([0, 0.05, 0], [w / 2 - 0.1, 0.05, d / 2 - 0.1], mat('metal'));
     return;

@@ -132,11 +132,13 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
     evalSh(radiance.ambient, nx, ny, nz, amb);
     evalSh(radiance.sun, nx, ny, nz, day);
     const ao = 0.5 + 0.5 * smoothstep(0, 0.4, f.py);
-    const under = ny < -0.5 ? 0.55 : 1;
+    // Smooth steps, not thresholds: on a bumped normal a threshold leaves a ragged line along rounded edges.
+    const under = 1 - 0.45 * smoothstep(0.35, 0.65, -ny);
     const floorShade = f.py < 0.05 ? floorShadow.at(f.px, f.pz) : 1;
     // Rugs take the floor's shadow grid; everything else the light's depth map.
     const ndl = nx * lx + ny * ly + nz * lz;
-    const keyVis = f.py < 0.05 ? 1 : ndl > -0.35 ? shadowMap.visibility(f.px, f.py, f.pz) : 0;
+    const facingKey = smoothstep(-0.45, -0.25, ndl);
+    const keyVis = f.py < 0.05 ? 1 : facingKey > 0 ? facingKey * shadowMap.visibility(f.px, f.py, f.pz) : 0;
     const occluded = ao * under * floorShade;
     const sunlit = ao * keyVis * floorShade;
     let r = tex[0] * (amb[0] * occluded + day[0] * sunlit);

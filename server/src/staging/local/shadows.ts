@@ -225,6 +225,11 @@ const AO_DIRS = 16;
 /** Furniture closer than this to the floor touches it: the dark line along a base or under a foot. */
 const CONTACT_GAP = 0.03;
 const CONTACT_DARK = 0.55;
+/**
+ * Right by a base or foot even the openings' light arrives only from above it, and a photo
+ * shows a dark line where a piece meets the floor: the whole light there is cut by this much.
+ */
+const CONTACT_LINE = 0.35;
 /** Occluded directions still see the furniture's own surfaces, which reflect part of the light back. */
 const FURNITURE_BOUNCE = 0.2;
 
@@ -429,6 +434,7 @@ export function computeRoomShadows(
   const touch = new Float32Array(nx * nz);
   for (let i = 0; i < nx * nz; i++) touch[i] = occ.lo[i]! < CONTACT_GAP ? 1 : 0;
   const contact = boxBlur(touch, nx, nz, 1);
+  const nearBase = boxBlur(touch, nx, nz, 2);
   const floor = new Float32Array(nx * nz).fill(1);
   for (let iz = 0; iz < nz; iz++) {
     for (let ix = 0; ix < nx; ix++) {
@@ -438,7 +444,7 @@ export function computeRoomShadows(
       if (far && !lights.length) continue;
       const i = iz * nx + ix;
       const ambient = far ? 1 : floorAmbient(occ, q[0], q[2], steps, dirs, i) * (1 - CONTACT_DARK * contact[i]!);
-      floor[i] = receive(occ, lights, q, up, ambient, i);
+      floor[i] = receive(occ, lights, q, up, ambient, i) * (1 - CONTACT_LINE * nearBase[i]!);
     }
   }
   const walls: RoomShadows['walls'] = {};
