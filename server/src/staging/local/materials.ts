@@ -145,8 +145,9 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
       amp = 0.1;
       break;
     case 'rug':
-      freq = 90;
-      amp = 0.12;
+      // Low pile seen from standing height is nearly flat: a strong relief reads as crumpled paper.
+      freq = 60;
+      amp = 0.06;
       break;
     default:
       return false;
@@ -166,7 +167,7 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
 /** Rug patterns in rug-local metres (origin at the centre); `pattern` picks the style. */
 function rugPattern(pm: PreparedMaterial, x: number, z: number, seed: number, out: Vec3): void {
   const { m, c1, c2, c3 } = pm;
-  const pile = 1 + (noise3(x * 90, 0, z * 90, seed) - 0.5) * 0.18 + (fbm3(x * 3, 0, z * 3, seed + 1, 2) - 0.5) * 0.12;
+  const pile = 1 + (noise3(x * 60, 0, z * 60, seed) - 0.5) * 0.08 + (fbm3(x * 3, 0, z * 3, seed + 1, 2) - 0.5) * 0.1;
   const ax = Math.abs(x);
   const az = Math.abs(z);
   let t = 0;
@@ -208,9 +209,10 @@ function rugPattern(pm: PreparedMaterial, x: number, z: number, seed: number, ou
     }
     case 2: {
       // Modern: broad tonal bands with a thin contrasting line.
+      // Soft steps: a rug's woven lines are never pixel-sharp, and hard ones alias into stairs.
       const band = Math.sin(x * 5.5 + Math.sin(z * 1.3) * 0.6);
-      t = band > 0.55 ? 0.55 : 0;
-      u = Math.abs(band) < 0.05 ? 0.8 : 0;
+      t = 0.55 * smoothstep(0.5, 0.6, band);
+      u = 0.8 * (1 - smoothstep(0.03, 0.08, Math.abs(band)));
       break;
     }
     case 3: {
@@ -218,7 +220,7 @@ function rugPattern(pm: PreparedMaterial, x: number, z: number, seed: number, ou
       const [hx, hz] = m.half ?? [1, 1];
       const edge = Math.min(hx - ax, hz - az);
       t = fbm3(x * 1.8, 0, z * 1.8, seed + 9, 3) * 0.6;
-      u = edge > 0.12 && edge < 0.15 ? 1 : 0;
+      u = smoothstep(0.115, 0.125, edge) * (1 - smoothstep(0.145, 0.155, edge));
       break;
     }
     default: {

@@ -80,6 +80,9 @@ export function buildScene(placements: Placement[], style: Style, roomType: Room
   return { mesh, materials, casts };
 }
 
+/** A rotated grid of four offsets in a unit square: no two share a row or a column. */
+const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.25, 0.75]);
+
 /**
  * Shades one fragment with the room's radiance: the ambient part occluded near the floor and
  * under overhangs, the daylight part by the furniture's shadow map, a glossy reflection of the
@@ -87,6 +90,7 @@ export function buildScene(placements: Placement[], style: Style, roomType: Room
  */
 function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: ShadeGrid, shadowMap: ShadowMap) {
   const tex: Vec3 = [0, 0, 0];
+  const sub: Vec3 = [0, 0, 0];
   const amb: Vec3 = [0, 0, 0];
   const day: Vec3 = [0, 0, 0];
   const env: Vec3 = [0, 0, 0];
@@ -102,7 +106,6 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
       return;
     }
     const m = pm.m;
-    albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex);
     let vx = eye[0] - f.px;
     let vy = eye[1] - f.py;
     let vz = eye[2] - f.pz;
@@ -112,6 +115,24 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
     vz /= vl;
     let { nx, ny, nz } = f;
     let ndv = nx * vx + ny * vy + nz * vz;
+    if (m.kind === 'rug' || m.kind === 'art') {
+      // Woven and painted patterns have sharp steps: averaged over the pixel's footprint on the
+      // surface (longer where it is seen at a slant), they do not alias into stairs.
+      const r = (0.35 * vl) / cam.p.focal / Math.max(0.25, Math.abs(ndv));
+      tex.fill(0);
+      for (let k = 0; k < 4; k++) {
+        const du = FOOTPRINT[2 * k]! * r;
+        const dv = FOOTPRINT[2 * k + 1]! * r;
+        // The rug's pattern lies in its local X-Z plane, a canvas's in X-Y.
+        if (m.kind === 'rug') albedo(pm, f.lx + du, f.ly, f.lz + dv, f.material * 7919, sub);
+        else albedo(pm, f.lx + du, f.ly + dv, f.lz, f.material * 7919, sub);
+        tex[0] += sub[0] / 4;
+        tex[1] += sub[1] / 4;
+        tex[2] += sub[2] / 4;
+      }
+    } else {
+      albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex);
+    }
     if (ndv < 0) {
       // Seen from behind (thin parts): light the visible side.
       nx = -nx;
