@@ -1,15 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, beforeEach, expect, it } from 'vitest';
 import { axeViolations, hasBrowser, newContext, screenshot, toastWith, useBrowserSession } from '../support/browser.ts';
 import { signIn, uniqueEmail } from '../support/sign-in.ts';
 
 describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout', () => {
   const session = useBrowserSession();
-  let browser: Browser;
   let page: Page;
   let errors: string[];
   beforeEach(() => {
-    ({ browser, page, errors } = session);
+    ({ page, errors } = session);
   });
 
   it('a signed-out visit to /gallery asks to sign in and returns to /gallery afterwards', async () => {
@@ -150,7 +149,7 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
   it('signs out everywhere from the profile: another browser of the same account is signed out too', async () => {
     const email = uniqueEmail('everywhere');
     await signIn(page, { name: 'Katherine Johnson', email });
-    const phone = await newContext(browser);
+    const phone = await newContext(session.browser);
     try {
       const phonePage = await phone.newPage();
       await signIn(phonePage, { name: 'Katherine Johnson', email });
@@ -165,7 +164,7 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
   });
 
   it('the signed-in menu works at 375 px', async () => {
-    const mobile = await newContext(browser, { mobile: true });
+    const mobile = await newContext(session.browser, { mobile: true });
     const phone = await mobile.newPage();
     await signIn(phone, { name: 'Hedy Lamarr' });
     await phone.getByRole('button', { name: 'Open menu' }).click();

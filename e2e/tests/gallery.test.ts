@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, beforeEach, expect, it } from 'vitest';
 import { hasBrowser, newContext, screenshot, toastWith, useBrowserSession } from '../support/browser.ts';
 import { signIn } from '../support/sign-in.ts';
@@ -56,15 +56,14 @@ const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?
 
 describe.skipIf(!hasBrowser())('the gallery', () => {
   const session = useBrowserSession();
-  let browser: Browser;
   let page: Page;
   let errors: string[];
   beforeEach(() => {
-    ({ browser, page, errors } = session);
+    ({ page, errors } = session);
   });
 
   it("shows a portrait result in the photo's own shape across a phone's width, on /generate and in the dialog", { timeout: 180_000 }, async () => {
-    const mobile = await newContext(browser, { mobile: true });
+    const mobile = await newContext(session.browser, { mobile: true });
     try {
       const phone = await mobile.newPage();
       const viewport = phone.viewportSize()?.width ?? 0;

@@ -37,17 +37,22 @@ describe('the development OIDC issuer', () => {
     });
   }
 
-  /** Submits the sign-in form; answers the code. */
-  async function getCode(email = 'dev@example.com', overrides: Record<string, string> = {}) {
+  /** Submits the sign-in form with these fields typed. */
+  function submitForm(typed: { name: string; email: string }, overrides: Record<string, string> = {}) {
     const form = authorizeQuery(overrides);
-    form.set('name', 'Dev');
-    form.set('email', email);
-    const res = await t.app.inject({
+    form.set('name', typed.name);
+    form.set('email', typed.email);
+    return t.app.inject({
       method: 'POST',
       url: '/dev/oidc/authorize',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: form.toString(),
     });
+  }
+
+  /** Submits the sign-in form; answers the code. */
+  async function getCode(email = 'dev@example.com', overrides: Record<string, string> = {}) {
+    const res = await submitForm({ name: 'Dev', email }, overrides);
     expect(res.statusCode).toBe(303);
     const location = new URL(String(res.headers.location));
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
@@ -136,15 +141,7 @@ describe('the development OIDC issuer', () => {
   });
 
   it('asks again for an invalid e-mail address, keeping what was typed', async () => {
-    const form = authorizeQuery();
-    form.set('name', 'Typed Name');
-    form.set('email', 'not-an-address');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/dev/oidc/authorize',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form.toString(),
-    });
+    const res = await submitForm({ name: 'Typed Name', email: 'not-an-address' });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('role="alert"');
     expect(res.body).toContain('Please enter a valid email address.');

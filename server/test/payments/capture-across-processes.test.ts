@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PayPalApiError } from '../../src/integrations/paypal.ts';
-import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
-import { approvedOrder, balanceOf, capture, confirm, expectLedgerInvariant, newBuyer, purchaseRows, secondServer, simulator } from './payment-helpers.ts';
+import { databaseKinds } from '../helpers.ts';
+import { approvedOrder, balanceOf, capture, confirm, newBuyer, purchaseRows, simulator, usePaymentsAppPair } from './payment-helpers.ts';
 
 /**
  * A purchase is credited exactly once (docs/decisions/0008-paypal-exactly-once.md), across
@@ -11,20 +11,10 @@ import { approvedOrder, balanceOf, capture, confirm, expectLedgerInvariant, newB
  * answered with the completed purchase; it is credited once.
  */
 describe.each(databaseKinds)('capture through two server processes on %s', (kind) => {
-  let t: TestApp;
-  let second: Awaited<ReturnType<typeof secondServer>>;
-  beforeAll(async () => {
-    t = await createTestApp({ kind });
-    second = await secondServer(t);
-  });
-  afterAll(async () => {
-    await second.close();
-    await t.close();
-  });
-  afterEach(async () => {
+  const { t, second } = usePaymentsAppPair({ kind });
+  afterEach(() => {
     simulator(t).rejectConcurrentDuplicates(undefined);
     vi.restoreAllMocks();
-    await expectLedgerInvariant(t.container.database);
   });
 
   it('PayPal refusing the concurrent duplicate: both answers are the completed purchase, one credit', async () => {

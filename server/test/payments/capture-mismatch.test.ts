@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PayPalSimulator } from '../../src/dev/paypal-simulator/simulator.ts';
 import { PayPalClient, type PayPalOrder } from '../../src/integrations/paypal.ts';
-import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
-import { approvedOrder, balanceOf, capture, confirm, expectLedgerInvariant, newBuyer, paymentOf, purchaseRows } from './payment-helpers.ts';
+import { databaseKinds } from '../helpers.ts';
+import { approvedOrder, balanceOf, capture, confirm, newBuyer, paymentOf, purchaseRows, usePaymentsApp } from './payment-helpers.ts';
 
 type Tamper = (capture: Record<string, unknown>) => void;
 
@@ -23,19 +23,11 @@ class TamperingClient extends PayPalClient {
 }
 
 describe.each(databaseKinds)('a capture that is not what the server asked for, on %s', (kind) => {
-  let t: TestApp;
-  let paypal: TamperingClient;
-  beforeAll(async () => {
-    const sim = new PayPalSimulator('http://localhost:3000/dev/paypal');
-    paypal = new TamperingClient({ baseUrl: sim.baseUrl, clientId: sim.clientId, clientSecret: sim.clientSecret, fetch: sim.fetch });
-    t = await createTestApp({ kind, overrides: { paypalSimulator: sim, paypal } });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-  afterEach(async () => {
+  const sim = new PayPalSimulator('http://localhost:3000/dev/paypal');
+  const paypal = new TamperingClient({ baseUrl: sim.baseUrl, clientId: sim.clientId, clientSecret: sim.clientSecret, fetch: sim.fetch });
+  const t = usePaymentsApp({ kind, overrides: { paypalSimulator: sim, paypal } });
+  afterEach(() => {
     paypal.tamper = undefined;
-    await expectLedgerInvariant(t.container.database);
   });
 
   it.each<[string, Tamper]>([

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { payments, webhookEvents } from '../../src/db/schema.ts';
-import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
+import { createTestApp, databaseKinds } from '../helpers.ts';
 import {
   approvedOrder,
   balanceOf,
@@ -10,25 +10,16 @@ import {
   confirm,
   createOrder,
   deliver,
-  expectLedgerInvariant,
   newBuyer,
   paymentOf,
   purchaseRows,
   simulator,
+  usePaymentsApp,
   type Buyer,
 } from './payment-helpers.ts';
 
 describe.each(databaseKinds)('PayPal checkout against the simulator on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ kind });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-  afterEach(async () => {
-    await expectLedgerInvariant(t.container.database);
-  });
+  const t = usePaymentsApp({ kind });
 
   const paymentCount = async (userId: string) =>
     (await t.container.database.db.select().from(payments).where(eq(payments.userId, userId))).length;

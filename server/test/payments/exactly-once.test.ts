@@ -1,18 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds } from '../helpers.ts';
 import {
   approvedOrder,
   balanceOf,
   capture,
   confirm,
   deliver,
-  expectLedgerInvariant,
   newBuyer,
   paymentOf,
   purchaseRows,
-  secondServer,
   simulator,
+  usePaymentsAppPair,
 } from './payment-helpers.ts';
 
 const TIMES = 20;
@@ -24,22 +23,8 @@ const TIMES = 20;
  * requests really run in parallel on separate connections).
  */
 describe.each(databaseKinds)('exactly-once crediting on %s', (kind) => {
-  let t: TestApp;
-  let second: FastifyInstance;
-  let secondServerApp: Awaited<ReturnType<typeof secondServer>>;
-  beforeAll(async () => {
-    t = await createTestApp({ kind, env: { PAYMENT_RATE_LIMIT: '1000' } });
-    // A second server on the same database and the same (simulated) PayPal.
-    secondServerApp = await secondServer(t, { PAYMENT_RATE_LIMIT: '1000' });
-    second = secondServerApp.app;
-  });
-  afterAll(async () => {
-    await secondServerApp.close();
-    await t.close();
-  });
-  afterEach(async () => {
-    await expectLedgerInvariant(t.container.database);
-  });
+  // A second server on the same database and the same (simulated) PayPal.
+  const { t, second } = usePaymentsAppPair({ kind, env: { PAYMENT_RATE_LIMIT: '1000' } });
 
   it('capture, paypal-success and webhook arriving together, each 20 times', async () => {
     const buyer = await newBuyer(t.app);
@@ -49,7 +34,7 @@ describe.each(databaseKinds)('exactly-once crediting on %s', (kind) => {
     const approvals = Array.from({ length: TIMES }, () =>
       sim.webhookDelivery('CHECKOUT.ORDER.APPROVED', { id, status: 'APPROVED', intent: 'CAPTURE' }, 'checkout-order'),
     );
-    const apps = [t.app, second];
+    const apps = [t.app, second.app];
     const answers = await Promise.all([
       ...Array.from({ length: TIMES }, (_, i) => capture(apps[i % 2] as FastifyInstance, buyer, id)),
       ...Array.from({ length: TIMES }, (_, i) => confirm(apps[(i + 1) % 2] as FastifyInstance, buyer, id)),
@@ -89,7 +74,7 @@ describe.each(databaseKinds)('exactly-once crediting on %s', (kind) => {
     const resource = { id: captureId, status: 'COMPLETED', amount: { currency_code: 'USD', value: '399.00' }, supplementary_data: { related_ids: { order_id: id } } };
     const one = sim.webhookDelivery('PAYMENT.CAPTURE.COMPLETED', resource);
     const distinct = Array.from({ length: TIMES }, () => sim.webhookDelivery('PAYMENT.CAPTURE.COMPLETED', resource));
-    const apps = [t.app, second];
+    const apps = [t.app, second.app];
     const answers = await Promise.all([
       ...Array.from({ length: TIMES }, (_, i) => capture(apps[i % 2] as FastifyInstance, buyer, id)),
       ...Array.from({ length: TIMES }, (_, i) => confirm(apps[(i + 1) % 2] as FastifyInstance, buyer, id)),
@@ -109,7 +94,7 @@ describe.each(databaseKinds)('exactly-once crediting on %s', (kind) => {
     const sim = simulator(t);
     const refund = sim.refundCapture(id);
     const copies = Array.from({ length: TIMES }, () => sim.webhookDelivery('PAYMENT.CAPTURE.REFUNDED', refund.event.resource, 'refund'));
-    const apps = [t.app, second];
+    const apps = [t.app, second.app];
     const answers = await Promise.all([
       ...Array.from({ length: TIMES }, (_, i) => deliver(apps[i % 2] as FastifyInstance, refund)),
       ...copies.map((c, i) => deliver(apps[(i + 1) % 2] as FastifyInstance, c)),

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../src/api/app.ts';
 import { createContainer } from '../../src/container.ts';
 import type { Database } from '../../src/db/client.ts';
@@ -73,12 +73,14 @@ export function simulator(t: TestApp): PayPalSimulator {
   return sim;
 }
 
+export type SecondServer = Pick<TestApp, 'app' | 'container' | 'close'>;
+
 /**
  * A second server process on `t`'s database and (simulated) PayPal, with its own services, so
  * in-process coalescing cannot hide a race: on PostgreSQL with its own connection pool, on
  * PGlite sharing the one database. It mounts the simulator too: close it just before `t`.
  */
-export async function secondServer(t: TestApp, env: Record<string, string> = {}): Promise<Pick<TestApp, 'app' | 'container' | 'close'>> {
+export async function secondServer(t: TestApp, env: Record<string, string> = {}): Promise<SecondServer> {
   const overrides = { paypalSimulator: simulator(t), devIssuer: t.container.devIssuer, oidc: t.container.oidc };
   if (t.databaseUrl) return createTestApp({ joinDatabaseUrl: t.databaseUrl, env, overrides });
   const container = await createContainer(testConfig(env), { ...overrides, database: { ...t.container.database, close: async () => undefined } });
@@ -121,4 +123,48 @@ export async function expectLedgerInvariant(database: Database): Promise<void> {
     having u.credits <> coalesce(sum(t.amount), 0) or u.credits < 0`);
   const list = (rows as unknown as { rows?: unknown[] }).rows ?? (rows as unknown as unknown[]);
   expect(list).toEqual([]);
+}
+
+/** Stands for the object a beforeAll hook makes, so a test file can name it at describe time. */
+function madeInBeforeAll<T extends object>(current: () => T | undefined): T {
+  return new Proxy({} as T, {
+    get(_, key) {
+      const made = current();
+      if (!made) throw new Error('Used before the beforeAll hook that makes it');
+      return Reflect.get(made, key);
+    },
+  });
+}
+
+/**
+ * The hooks every payments test file shares: an app for the file's tests, closed after them, and
+ * the ledger invariant checked after each test (after the file's own afterEach hooks: vitest runs
+ * after-hooks in reverse order of registration).
+ */
+export function usePaymentsApp(options: Parameters<typeof createTestApp>[0]): TestApp {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await createTestApp(options);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  const t = madeInBeforeAll(() => app);
+  afterEach(async () => {
+    await expectLedgerInvariant(t.container.database);
+  });
+  return t;
+}
+
+/** usePaymentsApp and a second server process on its database (secondServer, same env), closed before it. */
+export function usePaymentsAppPair(options: { kind: 'pglite' | 'postgres'; env?: Record<string, string> }): { t: TestApp; second: SecondServer } {
+  const t = usePaymentsApp(options);
+  let second: SecondServer | undefined;
+  beforeAll(async () => {
+    second = await secondServer(t, options.env);
+  });
+  afterAll(async () => {
+    await second?.close();
+  });
+  return { t, second: madeInBeforeAll(() => second) };
 }

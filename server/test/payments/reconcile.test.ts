@@ -1,19 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { payments } from '../../src/db/schema.ts';
 import { createWorker, type Worker } from '../../src/worker/worker.ts';
-import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
+import { databaseKinds } from '../helpers.ts';
 import {
   approvedOrder,
   balanceOf,
   capture,
   createOrder,
-  expectLedgerInvariant,
   newBuyer,
   paymentOf,
   purchaseRows,
-  secondServer,
   simulator,
+  usePaymentsAppPair,
 } from './payment-helpers.ts';
 
 const MINUTE = 60_000;
@@ -23,23 +22,15 @@ const MINUTE = 60_000;
  * capture, webhooks missing) are settled by the worker's sweep, through the capture path, once.
  */
 describe.each(databaseKinds)('reconciliation of unsettled payments on %s', (kind) => {
-  let t: TestApp;
-  let second: Awaited<ReturnType<typeof secondServer>>;
+  const { t, second } = usePaymentsAppPair({ kind });
   let worker: Worker;
   let otherWorker: Worker;
-  beforeAll(async () => {
-    t = await createTestApp({ kind });
-    second = await secondServer(t);
+  beforeAll(() => {
     worker = createWorker(t.container);
     otherWorker = createWorker(second.container);
   });
-  afterAll(async () => {
-    await second.close();
-    await t.close();
-  });
-  afterEach(async () => {
+  afterEach(() => {
     vi.restoreAllMocks();
-    await expectLedgerInvariant(t.container.database);
   });
 
   /** The order was created `ageMs` ago, and its next check is due. */

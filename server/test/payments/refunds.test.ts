@@ -1,15 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds } from '../helpers.ts';
 import {
   approvedOrder,
   balanceOf,
   capture,
   deliver,
-  expectLedgerInvariant,
   newBuyer,
   paymentOf,
   purchaseRows,
   simulator,
+  usePaymentsApp,
   type Buyer,
 } from './payment-helpers.ts';
 
@@ -19,16 +19,7 @@ import {
  * floor(credits x refunded / price) in all.
  */
 describe.each(databaseKinds)('refunds and reversals on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ kind });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-  afterEach(async () => {
-    await expectLedgerInvariant(t.container.database);
-  });
+  const t = usePaymentsApp({ kind });
 
   /** A buyer who bought the Professional pack (50 credits for 89.00): balance 53. */
   async function bought(): Promise<{ buyer: Buyer; id: string; captureId: string; paymentId: string }> {

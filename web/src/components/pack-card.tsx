@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Check } from 'lucide-react';
-import type { CreditPack } from '@roomstager/contracts';
+import { CREDIT_PACKS, type CreditPack } from '@roomstager/contracts';
 import { cn } from '../lib/cn.ts';
 import { Card } from './ui/card.tsx';
 
@@ -27,7 +27,7 @@ interface PackCardProps {
 }
 
 /** One plan card: 'Most Popular' on Professional, the price, the features and one action. */
-export function PackCard({ pack, heading: Heading, price, action }: PackCardProps) {
+function PackCard({ pack, heading: Heading, price, action }: PackCardProps) {
   return (
     <Card className={pack.popular ? 'relative flex flex-col border-accent-700 p-6 ring-2 ring-accent-700' : 'flex flex-col p-6'}>
       {pack.popular && (
@@ -40,5 +40,24 @@ export function PackCard({ pack, heading: Heading, price, action }: PackCardProp
       <PackFeatures pack={pack} className="mt-6 flex-1" />
       {action}
     </Card>
+  );
+}
+
+interface PackGridProps {
+  /** The card titles' level in the page outline. */
+  heading: 'h2' | 'h3';
+  /** How the page shows a pack's price, and what choosing it does there. */
+  price: (pack: CreditPack) => ReactNode;
+  action: (pack: CreditPack) => ReactNode;
+}
+
+/** Every pack's card side by side (landing, pricing). */
+export function PackGrid({ heading, price, action }: PackGridProps) {
+  return (
+    <div className="mt-12 grid gap-6 md:grid-cols-3">
+      {CREDIT_PACKS.map((pack) => (
+        <PackCard key={pack.id} pack={pack} heading={heading} price={price(pack)} action={action(pack)} />
+      ))}
+    </div>
   );
 }

@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DEFAULT_RETURN_TO, type SessionUser, type SignInErrorCode } from '@roomstager/contracts';
-import { eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { sessions, signInAttempts, users } from '../../db/schema.ts';
 import { OidcClient, OidcError } from '../../integrations/google-oidc.ts';
+import type { UsersService } from '../users/users.service.ts';
+import { AuthRepository } from './auth.repository.ts';
 import { sanitizeReturnTo } from './return-to.ts';
-import { toSessionUser, type UsersService } from '../users/users.service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Absolute session lifetime, whatever the activity: the cookie's Max-Age too. */
@@ -50,33 +49,22 @@ export interface CompletedSignIn {
   returnTo: string;
 }
 
-/** A session's user and times by the session id: every API request runs it. */
-function prepareSessionQuery(db: Db) {
-  return db
-    .select({ user: users, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder('id')))
-    .prepare('resolve_session');
-}
-
 /**
  * Sign-in (OpenID Connect authorization code + PKCE + state + nonce, the attempt stored
  * server-side and bound to the browser by a cookie) and sessions (random token in a cookie,
  * only its hash stored, a new one on every sign-in, 30 days).
  */
 export class AuthService {
+  private readonly repository: AuthRepository;
+
   constructor(
     private readonly db: Db,
     private readonly users: UsersService,
     private readonly oidc: OidcClient,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.sessionQuery = prepareSessionQuery(db);
+    this.repository = new AuthRepository(db);
   }
-
-  /** Every API request resolves its session: a prepared statement (built once, planned once per connection). */
-  private readonly sessionQuery: ReturnType<typeof prepareSessionQuery>;
 
   /**
    * Keeps the path to land on after the coming sign-in. A refused value is ignored (the
@@ -86,9 +74,9 @@ export class AuthService {
     const path = sanitizeReturnTo(returnTo);
     const token = newToken();
     await this.db.transaction(async (tx) => {
-      await tx.delete(signInAttempts).where(lt(signInAttempts.expiresAt, this.now()));
-      if (wellFormed(previousToken)) await tx.delete(signInAttempts).where(eq(signInAttempts.id, hashToken(previousToken)));
-      await tx.insert(signInAttempts).values({ id: hashToken(token), returnTo: path, expiresAt: this.expiry(SIGN_IN_TTL_MS) });
+      await this.repository.deleteAttemptsExpiredBefore(tx, this.now());
+      if (wellFormed(previousToken)) await this.repository.takeAttempt(hashToken(previousToken), tx);
+      await this.repository.insertAttempt(tx, { id: hashToken(token), returnTo: path, expiresAt: this.expiry(SIGN_IN_TTL_MS) });
     });
     return { token, returnTo: path ?? DEFAULT_RETURN_TO };
   }
@@ -109,14 +97,11 @@ export class AuthService {
     await this.db.transaction(async (tx) => {
       let returnTo: string | null = null;
       if (wellFormed(previousToken)) {
-        const [previous] = await tx
-          .delete(signInAttempts)
-          .where(eq(signInAttempts.id, hashToken(previousToken)))
-          .returning({ returnTo: signInAttempts.returnTo, expiresAt: signInAttempts.expiresAt });
+        const previous = await this.repository.takeAttempt(hashToken(previousToken), tx);
         if (previous && previous.expiresAt > this.now()) returnTo = sanitizeReturnTo(previous.returnTo);
       }
-      await tx.delete(signInAttempts).where(lt(signInAttempts.expiresAt, this.now()));
-      await tx.insert(signInAttempts).values({
+      await this.repository.deleteAttemptsExpiredBefore(tx, this.now());
+      await this.repository.insertAttempt(tx, {
         id: hashToken(token),
         returnTo,
         state: checks.state,
@@ -139,10 +124,7 @@ export class AuthService {
     previousSessionToken: string | undefined;
   }): Promise<CompletedSignIn> {
     if (!wellFormed(input.attemptToken)) throw new SignInError('OAuthCallback', 'no sign-in in progress in this browser');
-    const [attempt] = await this.db
-      .delete(signInAttempts)
-      .where(eq(signInAttempts.id, hashToken(input.attemptToken)))
-      .returning();
+    const attempt = await this.repository.takeAttempt(hashToken(input.attemptToken));
     if (!attempt || !attempt.state || !attempt.nonce || !attempt.codeVerifier) {
       throw new SignInError('OAuthCallback', 'unknown or already used sign-in attempt');
     }
@@ -195,9 +177,9 @@ export class AuthService {
     const token = newToken();
     const expiresAt = this.expiry(SESSION_TTL_MS);
     await this.db.transaction(async (tx) => {
-      if (wellFormed(previousToken)) await tx.delete(sessions).where(eq(sessions.id, hashToken(previousToken)));
-      await tx.delete(sessions).where(lt(sessions.expiresAt, this.now()));
-      await tx.insert(sessions).values({ id: hashToken(token), userId, expiresAt, lastSeenAt: this.now() });
+      if (wellFormed(previousToken)) await this.repository.deleteSession(hashToken(previousToken), tx);
+      await this.repository.deleteSessionsExpiredBefore(tx, this.now());
+      await this.repository.insertSession(tx, { id: hashToken(token), userId, expiresAt, lastSeenAt: this.now() });
     });
     return { token, expiresAt };
   }
@@ -206,28 +188,27 @@ export class AuthService {
   async resolveSession(token: string | undefined): Promise<SessionUser | null> {
     if (!wellFormed(token)) return null;
     const id = hashToken(token);
-    const [row] = await this.sessionQuery.execute({ id });
-    if (!row) return null;
+    const session = await this.repository.findSession(id);
+    if (!session) return null;
     const now = this.now();
-    const idle = now.getTime() - row.lastSeenAt.getTime();
-    if (row.expiresAt <= now || idle >= SESSION_IDLE_MS) {
-      await this.db.delete(sessions).where(eq(sessions.id, id));
+    const idle = now.getTime() - session.lastSeenAt.getTime();
+    if (session.expiresAt <= now || idle >= SESSION_IDLE_MS) {
+      await this.repository.deleteSession(id);
       return null;
     }
-    if (idle >= SESSION_TOUCH_MS) await this.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
-    return toSessionUser(row.user);
+    if (idle >= SESSION_TOUCH_MS) await this.repository.touchSession(id, now);
+    return this.users.findById(session.userId);
   }
 
   /** Ends every session of a user ("sign out everywhere"); answers how many. */
-  async endAllSessions(userId: string): Promise<number> {
-    const ended = await this.db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
-    return ended.length;
+  endAllSessions(userId: string): Promise<number> {
+    return this.repository.deleteUserSessions(userId);
   }
 
   /** Ends a session server-side; unknown tokens are ignored. */
   async endSession(token: string | undefined): Promise<void> {
     if (!wellFormed(token)) return;
-    await this.db.delete(sessions).where(eq(sessions.id, hashToken(token)));
+    await this.repository.deleteSession(hashToken(token));
   }
 
   private expiry(ttlMs: number): Date {

@@ -38,6 +38,12 @@ export class CreditsRepository {
     return row !== undefined;
   }
 
+  /** The balance; 0 for no such user. */
+  async balance(userId: string): Promise<number> {
+    const [row] = await this.db.select({ credits: users.credits }).from(users).where(eq(users.id, userId));
+    return row?.credits ?? 0;
+  }
+
   /** The balance, its row locked FOR UPDATE until `tx` ends; 0 for no such user. */
   async lockBalance(tx: Tx, userId: string): Promise<number> {
     const [row] = await tx.select({ credits: users.credits }).from(users).where(eq(users.id, userId)).for('update');

@@ -111,6 +111,11 @@ export class CreditsService {
     return removed;
   }
 
+  /** The user's balance now; 0 for no such user. */
+  balance(userId: string): Promise<number> {
+    return this.repository.balance(userId);
+  }
+
   /** The user's ledger, newest first. */
   listTransactions(userId: string, executor?: Executor): Promise<CreditTransaction[]> {
     return this.repository.list(userId, executor);

@@ -1,16 +1,11 @@
 import type { Readable } from 'node:stream';
-import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
-import { images, jobs } from '../../db/schema.ts';
 import { imageKey, isUuid, thumbnailKey } from '../../storage/keys.ts';
 import type { ObjectStorage } from '../../storage/object-storage.ts';
 import { makeThumbnail, type NormalisedImage } from './image-files.ts';
+import { ImagesRepository, type ImageRow } from './images.repository.ts';
 
-export type ImageRow = typeof images.$inferSelect;
-
-/** No job uses the image, as its original or as its result (both columns are indexed). */
-const unreferenced = (imageId: typeof images.id | string): SQL =>
-  sql`not exists (select 1 from ${jobs} where ${or(eq(jobs.originalImageId, imageId), eq(jobs.stagedImageId, imageId))})`;
+export type { ImageRow } from './images.repository.ts';
 
 export const IMAGE_URL_PREFIX = '/api/images/';
 export const imageUrl = (imageId: string) => `${IMAGE_URL_PREFIX}${imageId}`;
@@ -30,10 +25,14 @@ export function imageIdFromUrl(url: string, publicOrigin: string): string | null
  * the row is gone.
  */
 export class ImagesService {
+  private readonly repository: ImagesRepository;
+
   constructor(
     private readonly db: Db,
     readonly storage: ObjectStorage,
-  ) {}
+  ) {
+    this.repository = new ImagesRepository(db);
+  }
 
   /** Writes the file (and the thumbnail when given) under keys derived from a new id; no row yet. */
   async storeFiles(image: NormalisedImage, thumbnail?: Buffer): Promise<{ id: string; storageKey: string }> {
@@ -45,36 +44,27 @@ export class ImagesService {
   }
 
   /** The row for files written by storeFiles, inside the caller's transaction or not. */
-  async insertRow(
+  insertRow(
     executor: Executor,
     values: { id: string; storageKey: string; userId: string; kind: 'original' | 'staged'; image: NormalisedImage },
   ): Promise<ImageRow> {
-    const [row] = await executor
-      .insert(images)
-      .values({
-        id: values.id,
-        userId: values.userId,
-        kind: values.kind,
-        storageKey: values.storageKey,
-        contentType: 'image/jpeg',
-        width: values.image.width,
-        height: values.image.height,
-        bytes: values.image.jpeg.length,
-        sha256: values.image.sha256,
-      })
-      .returning();
-    if (!row) throw new Error('Image row was not written');
-    return row;
+    return this.repository.insert(executor, {
+      id: values.id,
+      userId: values.userId,
+      kind: values.kind,
+      storageKey: values.storageKey,
+      contentType: 'image/jpeg',
+      width: values.image.width,
+      height: values.image.height,
+      bytes: values.image.jpeg.length,
+      sha256: values.image.sha256,
+    });
   }
 
   /** The image when it belongs to the user; null for a malformed id, no image, or someone else's. */
-  async findOwned(userId: string, imageId: string, executor: Executor = this.db): Promise<ImageRow | null> {
+  async findOwned(userId: string, imageId: string): Promise<ImageRow | null> {
     if (!isUuid(imageId)) return null;
-    const [row] = await executor
-      .select()
-      .from(images)
-      .where(and(eq(images.id, imageId), eq(images.userId, userId)));
-    return row ?? null;
+    return (await this.repository.findOwned(userId, imageId)) ?? null;
   }
 
   /**
@@ -84,17 +74,11 @@ export class ImagesService {
    */
   async findOwnedForShare(tx: Tx, userId: string, imageId: string): Promise<ImageRow | null> {
     if (!isUuid(imageId)) return null;
-    const [row] = await tx
-      .select()
-      .from(images)
-      .where(and(eq(images.id, imageId), eq(images.userId, userId)))
-      .for('share');
-    return row ?? null;
+    return (await this.repository.findOwnedForShare(tx, userId, imageId)) ?? null;
   }
 
-  async findById(imageId: string, executor: Executor = this.db): Promise<ImageRow | null> {
-    const [row] = await executor.select().from(images).where(eq(images.id, imageId));
-    return row ?? null;
+  async findById(imageId: string): Promise<ImageRow | null> {
+    return (await this.repository.findById(imageId)) ?? null;
   }
 
   openFile(row: Pick<ImageRow, 'storageKey'>): Promise<Readable | null> {
@@ -133,13 +117,8 @@ export class ImagesService {
   async deleteUnreferenced(tx: Tx, imageIds: string[]): Promise<string[]> {
     const deleted: string[] = [];
     for (const id of [...new Set(imageIds)].sort()) {
-      const [locked] = await tx.select({ id: images.id }).from(images).where(eq(images.id, id)).for('update');
-      if (!locked) continue;
-      const [row] = await tx
-        .delete(images)
-        .where(and(eq(images.id, id), unreferenced(id)))
-        .returning({ id: images.id });
-      if (row) deleted.push(row.id);
+      if (!(await this.repository.lockForDelete(tx, id))) continue;
+      if (await this.repository.deleteIfUnused(tx, id)) deleted.push(id);
     }
     return deleted;
   }
@@ -153,13 +132,9 @@ export class ImagesService {
    * anyway; the jobs' indexes on both image columns answer the NOT EXISTS.
    */
   async deleteUnused(ageMs: number, limit: number): Promise<string[]> {
-    const candidates = await this.db
-      .select({ id: images.id })
-      .from(images)
-      .where(and(lt(images.createdAt, sql`now() - ${ageMs} * interval '1 millisecond'`), unreferenced(images.id)))
-      .limit(limit);
+    const candidates = await this.repository.unusedOlderThan(ageMs, limit);
     if (candidates.length === 0) return [];
-    const deleted = await this.db.transaction((tx) => this.deleteUnreferenced(tx, candidates.map((c) => c.id)));
+    const deleted = await this.db.transaction((tx) => this.deleteUnreferenced(tx, candidates));
     await Promise.all(deleted.map((id) => this.deleteFiles(id)));
     return deleted;
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JOBS_PAGE_SIZE, type RoomType, type StructureReport, type Style } from '@roomstager/contracts';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { jobs } from '../../db/schema.ts';
 
@@ -67,6 +68,13 @@ function preparePageQuery(db: Db) {
 }
 
 const owned = (userId: string, jobId: string) => and(eq(jobs.id, jobId), eq(jobs.userId, userId));
+
+/**
+ * No job uses the image, as its original or as its result (both columns are indexed): the jobs
+ * domain's answer for the images domain, as a condition its statements embed.
+ */
+export const noJobUsesImage = (imageId: AnyPgColumn | string): SQL =>
+  sql`not exists (select 1 from ${jobs} where ${or(eq(jobs.originalImageId, imageId), eq(jobs.stagedImageId, imageId))})`;
 
 /**
  * Every statement on the `jobs` table: the user's side (queue, list, relabel, delete, retry) and

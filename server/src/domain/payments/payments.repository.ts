@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { lockedBatch } from '../../db/locked-batch.ts';
-import { payments, users, webhookEvents } from '../../db/schema.ts';
+import { payments, webhookEvents } from '../../db/schema.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type PaymentStatus = PaymentRow['status'];
@@ -99,16 +99,6 @@ export class PaymentsRepository {
       .from(payments)
       .where(and(eq(payments.userId, userId), eq(payments.status, 'completed')));
     return Number(row?.total ?? 0);
-  }
-
-  /** The payment with its owner's balance. */
-  async withBalance(paymentId: string): Promise<{ payment: PaymentRow; balance: number } | undefined> {
-    const [row] = await this.db
-      .select({ payment: payments, balance: users.credits })
-      .from(payments)
-      .innerJoin(users, eq(users.id, payments.userId))
-      .where(eq(payments.id, paymentId));
-    return row;
   }
 
   /**

@@ -51,7 +51,7 @@ export class PaymentsService {
 
   constructor(
     db: Db,
-    credits: CreditsService,
+    private readonly credits: CreditsService,
     private readonly paypal: PayPalClient,
     private readonly options: PaymentsServiceOptions,
   ) {
@@ -147,15 +147,15 @@ export class PaymentsService {
   }
 
   private async result(paymentId: string): Promise<PaymentResult> {
-    const row = await this.repository.withBalance(paymentId);
-    if (!row) throw orderNotFound();
-    const { payment } = row;
+    const payment = await this.repository.find(paymentId);
+    if (!payment) throw orderNotFound();
+    const balance = await this.credits.balance(payment.userId);
     return {
       id: payment.providerOrderId ?? '',
       status: payment.status.toUpperCase() as PaymentStatus,
       pack: payment.pack,
       credits: payment.credits,
-      balance: row.balance,
+      balance,
       captureId: payment.captureId,
     };
   }

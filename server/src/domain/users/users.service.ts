@@ -5,13 +5,10 @@ import {
   type UpdateProfileRequest,
   type UserStats,
 } from '@roomstager/contracts';
-import { eq } from 'drizzle-orm';
 import { NotFoundError } from '../errors.ts';
-import type { Db, Executor } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import type { Db } from '../../db/client.ts';
 import type { CreditsService } from '../credits/credits.service.ts';
-
-type UserRow = typeof users.$inferSelect;
+import { UsersRepository, type ProfileChange, type UserRow } from './users.repository.ts';
 
 export function toSessionUser(row: Pick<UserRow, 'id' | 'username' | 'email' | 'credits' | 'createdAt'>): SessionUser {
   return {
@@ -45,14 +42,18 @@ export interface UserActivity {
 }
 
 export class UsersService {
+  private readonly repository: UsersRepository;
+
   constructor(
     private readonly db: Db,
     private readonly credits: CreditsService,
     private readonly activity: UserActivity,
-  ) {}
+  ) {
+    this.repository = new UsersRepository(db);
+  }
 
-  async findById(id: string, executor: Executor = this.db): Promise<SessionUser | null> {
-    const [row] = await executor.select().from(users).where(eq(users.id, id));
+  async findById(id: string): Promise<SessionUser | null> {
+    const row = await this.repository.findById(id);
     return row ? toSessionUser(row) : null;
   }
 
@@ -62,23 +63,18 @@ export class UsersService {
    * subject, never on the e-mail address. Safe under concurrent first sign-ins.
    */
   async findOrCreateBySubject(identity: ExternalIdentity): Promise<{ user: SessionUser; created: boolean }> {
-    const existing = await this.db.select().from(users).where(eq(users.googleSub, identity.subject));
-    if (existing[0]) return { user: toSessionUser(existing[0]), created: false };
+    const existing = await this.repository.findBySubject(identity.subject);
+    if (existing) return { user: toSessionUser(existing), created: false };
 
     return this.db.transaction(async (tx) => {
-      const [inserted] = await tx
-        .insert(users)
-        .values({
-          googleSub: identity.subject,
-          email: identity.email,
-          username: initialUsername(identity.name, identity.email),
-          credits: 0,
-        })
-        .onConflictDoNothing({ target: users.googleSub })
-        .returning();
+      const inserted = await this.repository.insertIfNew(tx, {
+        googleSub: identity.subject,
+        email: identity.email,
+        username: initialUsername(identity.name, identity.email),
+      });
       if (!inserted) {
         // Another request created it between our read and our insert.
-        const [row] = await tx.select().from(users).where(eq(users.googleSub, identity.subject));
+        const row = await this.repository.findBySubject(identity.subject, tx);
         if (!row) throw new Error('User vanished during sign-in');
         return { user: toSessionUser(row), created: false };
       }
@@ -89,7 +85,7 @@ export class UsersService {
 
   /** Applies a validated profile change; answers the updated user. */
   async updateProfile(userId: string, change: UpdateProfileRequest): Promise<SessionUser> {
-    const set: Partial<Pick<UserRow, 'username' | 'email'>> = {};
+    const set: ProfileChange = {};
     if (change.username !== undefined) set.username = change.username;
     if (change.email !== undefined) set.email = change.email;
     if (Object.keys(set).length === 0) {
@@ -97,7 +93,7 @@ export class UsersService {
       if (!user) throw new NotFoundError('User not found');
       return user;
     }
-    const [row] = await this.db.update(users).set(set).where(eq(users.id, userId)).returning();
+    const row = await this.repository.update(userId, set);
     if (!row) throw new NotFoundError('User not found');
     return toSessionUser(row);
   }

@@ -1,10 +1,9 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Check, Clock, CreditCard } from 'lucide-react';
-import { CREDIT_PACKS } from '@roomstager/contracts';
 import { BeforeAfterSlider } from '../../components/before-after-slider.tsx';
 import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SiteFooter } from '../../components/layout/site-footer.tsx';
-import { PackCard } from '../../components/pack-card.tsx';
+import { PackGrid } from '../../components/pack-card.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { PHOTOS, responsivePhoto } from '../../lib/responsive-image.ts';
@@ -70,27 +69,53 @@ function Hero() {
   );
 }
 
-function Features() {
+interface SectionProps {
+  /** The fragment the header's links jump to (#features); the title's id is derived from it. */
+  id: string;
+  title: string;
+  intro: string;
+  /** On a stone background, alternating with the plain sections. */
+  shaded?: boolean;
+  children: ReactNode;
+}
+
+/** A section below the hero: its centred title and introduction, then its content. */
+function Section({ id, title, intro, shaded = false, children }: SectionProps) {
   return (
-    <section id="features" aria-labelledby="features-title" className="scroll-mt-16 bg-stone-50 py-16 sm:py-20">
+    <section
+      id={id}
+      aria-labelledby={`${id}-title`}
+      className={shaded ? 'scroll-mt-16 bg-stone-50 py-16 sm:py-20' : 'scroll-mt-16 py-16 sm:py-20'}
+    >
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
-        <h2 id="features-title" className="text-center text-3xl font-bold tracking-tight">
-          Everything you need to stage a listing
+        <h2 id={`${id}-title`} className="text-center text-3xl font-bold tracking-tight">
+          {title}
         </h2>
-        <p className="mx-auto mt-3 max-w-2xl text-center text-stone-600">
-          Built for agents, property managers and sellers who need great photos today, not next week.
-        </p>
-        <div className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {FEATURES.map((f) => (
-            <Card key={f.title} className="p-6">
-              <f.icon aria-hidden className="size-8 text-accent-700" />
-              <h3 className="mt-4 text-lg font-semibold">{f.title}</h3>
-              <p className="mt-2 text-sm leading-6 text-stone-600">{f.text}</p>
-            </Card>
-          ))}
-        </div>
+        <p className="mx-auto mt-3 max-w-2xl text-center text-stone-600">{intro}</p>
+        {children}
       </div>
     </section>
+  );
+}
+
+function Features() {
+  return (
+    <Section
+      id="features"
+      title="Everything you need to stage a listing"
+      intro="Built for agents, property managers and sellers who need great photos today, not next week."
+      shaded
+    >
+      <div className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        {FEATURES.map((f) => (
+          <Card key={f.title} className="p-6">
+            <f.icon aria-hidden className="size-8 text-accent-700" />
+            <h3 className="mt-4 text-lg font-semibold">{f.title}</h3>
+            <p className="mt-2 text-sm leading-6 text-stone-600">{f.text}</p>
+          </Card>
+        ))}
+      </div>
+    </Section>
   );
 }
 
@@ -111,71 +136,65 @@ function Demo() {
   };
 
   return (
-    <section id="demo" aria-labelledby="demo-title" className="scroll-mt-16 py-16 sm:py-20">
-      <div className="mx-auto max-w-6xl px-4 sm:px-6">
-        <h2 id="demo-title" className="text-center text-3xl font-bold tracking-tight">
-          See the difference
-        </h2>
-        <p className="mx-auto mt-3 max-w-2xl text-center text-stone-600">Pick a room and drag the slider.</p>
-        <div role="tablist" aria-label="Example rooms" onKeyDown={onKeyDown} className="mt-8 flex flex-wrap justify-center gap-2">
-          {DEMO_EXAMPLES.map((ex, i) => (
-            <button
-              key={ex.id}
-              ref={(el) => {
-                tabsRef.current[i] = el;
-              }}
-              type="button"
-              role="tab"
-              id={`${baseId}-tab-${ex.id}`}
-              aria-selected={i === active}
-              aria-controls={`${baseId}-panel`}
-              tabIndex={i === active ? 0 : -1}
-              onClick={() => setActive(i)}
-              className={
-                i === active
-                  ? 'min-h-11 rounded-full bg-accent-700 px-4 text-sm font-medium text-white'
-                  : 'min-h-11 rounded-full bg-stone-100 px-4 text-sm font-medium text-stone-700 hover:bg-stone-200'
-              }
-            >
-              {ex.tab}
-            </button>
-          ))}
-        </div>
-        <div
-          role="tabpanel"
-          id={`${baseId}-panel`}
-          aria-labelledby={`${baseId}-tab-${example.id}`}
-          className="mt-10 grid items-center gap-10 md:grid-cols-2"
-        >
-          <div className="mx-auto w-full max-w-lg">
-            <BeforeAfterSlider
-              key={example.id}
-              holdUntilLoaded={false}
-              before={responsivePhoto(example.before, `${example.title}, empty`)}
-              after={responsivePhoto(example.after, `${example.title}, staged`)}
-              width={PHOTOS[example.before].width}
-              height={PHOTOS[example.before].height}
-              sizes="(min-width: 768px) 512px, 100vw"
-              label={`${example.tab} before and after`}
-            />
-            {example.caption && <p className="mt-2 text-center text-sm text-stone-600">{example.caption}</p>}
-          </div>
-          <div>
-            <h3 className="text-2xl font-semibold">{example.title}</h3>
-            <p className="mt-3 leading-7 text-stone-600">{example.description}</p>
-            <ul className="mt-6 space-y-3">
-              {example.bullets.map((b) => (
-                <li key={b} className="flex items-start gap-3 text-stone-700">
-                  <Check aria-hidden className="mt-0.5 size-5 shrink-0 text-accent-700" />
-                  {b}
-                </li>
-              ))}
-            </ul>
-          </div>
-        </div>
-        <TryIt />
+    <Section id="demo" title="See the difference" intro="Pick a room and drag the slider.">
+      <div role="tablist" aria-label="Example rooms" onKeyDown={onKeyDown} className="mt-8 flex flex-wrap justify-center gap-2">
+        {DEMO_EXAMPLES.map((ex, i) => (
+          <button
+            key={ex.id}
+            ref={(el) => {
+              tabsRef.current[i] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`${baseId}-tab-${ex.id}`}
+            aria-selected={i === active}
+            aria-controls={`${baseId}-panel`}
+            tabIndex={i === active ? 0 : -1}
+            onClick={() => setActive(i)}
+            className={
+              i === active
+                ? 'min-h-11 rounded-full bg-accent-700 px-4 text-sm font-medium text-white'
+                : 'min-h-11 rounded-full bg-stone-100 px-4 text-sm font-medium text-stone-700 hover:bg-stone-200'
+            }
+          >
+            {ex.tab}
+          </button>
+        ))}
       </div>
-    </section>
+      <div
+        role="tabpanel"
+        id={`${baseId}-panel`}
+        aria-labelledby={`${baseId}-tab-${example.id}`}
+        className="mt-10 grid items-center gap-10 md:grid-cols-2"
+      >
+        <div className="mx-auto w-full max-w-lg">
+          <BeforeAfterSlider
+            key={example.id}
+            holdUntilLoaded={false}
+            before={responsivePhoto(example.before, `${example.title}, empty`)}
+            after={responsivePhoto(example.after, `${example.title}, staged`)}
+            width={PHOTOS[example.before].width}
+            height={PHOTOS[example.before].height}
+            sizes="(min-width: 768px) 512px, 100vw"
+            label={`${example.tab} before and after`}
+          />
+          {example.caption && <p className="mt-2 text-center text-sm text-stone-600">{example.caption}</p>}
+        </div>
+        <div>
+          <h3 className="text-2xl font-semibold">{example.title}</h3>
+          <p className="mt-3 leading-7 text-stone-600">{example.description}</p>
+          <ul className="mt-6 space-y-3">
+            {example.bullets.map((b) => (
+              <li key={b} className="flex items-start gap-3 text-stone-700">
+                <Check aria-hidden className="mt-0.5 size-5 shrink-0 text-accent-700" />
+                {b}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+      <TryIt />
+    </Section>
   );
 }
 
@@ -196,36 +215,27 @@ function TryIt() {
 
 function Pricing() {
   return (
-    <section id="pricing" aria-labelledby="pricing-title" className="scroll-mt-16 bg-stone-50 py-16 sm:py-20">
-      <div className="mx-auto max-w-6xl px-4 sm:px-6">
-        <h2 id="pricing-title" className="text-center text-3xl font-bold tracking-tight">
-          Simple, pay-per-use pricing
-        </h2>
-        <p className="mx-auto mt-3 max-w-2xl text-center text-stone-600">
-          One credit stages one photo. Buy a pack once; no monthly fees or commitments.
-        </p>
-        <div className="mt-12 grid gap-6 md:grid-cols-3">
-          {CREDIT_PACKS.map((pack) => (
-            <PackCard
-              key={pack.id}
-              pack={pack}
-              heading="h3"
-              price={
-                <p className="mt-4">
-                  <span className="text-4xl font-bold">${pack.priceUsd}</span>
-                  <span className="text-stone-600"> / {pack.credits} credits</span>
-                </p>
-              }
-              action={
-                <ButtonLink to="/pricing" variant={pack.popular ? 'primary' : 'outline'} className="mt-8 w-full" aria-label={`Get Started with ${pack.name}`}>
-                  Get Started
-                </ButtonLink>
-              }
-            />
-          ))}
-        </div>
-      </div>
-    </section>
+    <Section
+      id="pricing"
+      title="Simple, pay-per-use pricing"
+      intro="One credit stages one photo. Buy a pack once; no monthly fees or commitments."
+      shaded
+    >
+      <PackGrid
+        heading="h3"
+        price={(pack) => (
+          <p className="mt-4">
+            <span className="text-4xl font-bold">${pack.priceUsd}</span>
+            <span className="text-stone-600"> / {pack.credits} credits</span>
+          </p>
+        )}
+        action={(pack) => (
+          <ButtonLink to="/pricing" variant={pack.popular ? 'primary' : 'outline'} className="mt-8 w-full" aria-label={`Get Started with ${pack.name}`}>
+            Get Started
+          </ButtonLink>
+        )}
+      />
+    </Section>
   );
 }
 

@@ -1,9 +1,9 @@
 import { useNavigate } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
-import { CREDIT_PACKS, type CreditPack } from '@roomstager/contracts';
+import type { CreditPack } from '@roomstager/contracts';
 import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
 import { SimpleHeader } from '../../components/layout/simple-header.tsx';
-import { PackCard } from '../../components/pack-card.tsx';
+import { PackGrid } from '../../components/pack-card.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { loginPath } from '../../lib/login-path.ts';
 import { useSession } from '../../lib/session.ts';
@@ -51,29 +51,23 @@ export function PricingPage() {
         <p className="mx-auto mt-3 max-w-2xl text-center text-stone-600">
           One credit stages one photo. Pay once, use your credits whenever you like: they never expire.
         </p>
-        <div className="mt-12 grid gap-6 md:grid-cols-3">
-          {CREDIT_PACKS.map((pack) => (
-            <PackCard
-              key={pack.id}
-              pack={pack}
-              heading="h2"
-              price={
-                <>
-                  <p className="mt-4">
-                    <span className="text-4xl font-bold">${pack.priceUsd}</span>
-                    <span className="text-stone-600"> one-time</span>
-                  </p>
-                  <p className="mt-1 text-sm text-stone-600">{pack.credits} credits</p>
-                </>
-              }
-              action={
-                <Button variant={pack.popular ? 'primary' : 'outline'} className="mt-8 w-full" onClick={() => choose(pack)}>
-                  Choose {pack.name}
-                </Button>
-              }
-            />
-          ))}
-        </div>
+        <PackGrid
+          heading="h2"
+          price={(pack) => (
+            <>
+              <p className="mt-4">
+                <span className="text-4xl font-bold">${pack.priceUsd}</span>
+                <span className="text-stone-600"> one-time</span>
+              </p>
+              <p className="mt-1 text-sm text-stone-600">{pack.credits} credits</p>
+            </>
+          )}
+          action={(pack) => (
+            <Button variant={pack.popular ? 'primary' : 'outline'} className="mt-8 w-full" onClick={() => choose(pack)}>
+              Choose {pack.name}
+            </Button>
+          )}
+        />
         <p className="mt-10 text-center">
           <ButtonLink to="/generate" variant="ghost">
             Back to Generate
