@@ -3,8 +3,10 @@ import { detectCounters, type Counter } from './counters.ts';
 import { detectObstacles, type Obstacle } from './obstacles.ts';
 import type { RgbImage } from './image.ts';
 import { blurPlane, detectSegments, gradient, type Plane, type Segment } from './lines.ts';
+import { estimateFloorLight } from './floor-light.ts';
 import { estimateRadiance, type RoomRadiance } from './light.ts';
 import { fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
+import type { ShadeGrid } from './shadows.ts';
 import { estimateDepthVanishingPoint, estimateFocal, estimateVerticalVanishingPoint, verticalSupport } from './vanishing.ts';
 import { clamp, type Vec3 } from './vec.ts';
 
@@ -53,6 +55,8 @@ export interface RoomModel {
   radiance: RoomRadiance;
   /** How mirror-like the floor is (0 matte .. 0.6), from the reflections of the openings in it. */
   floorGloss: number;
+  /** Light on each point of the floor relative to the whole floor (sun patches), or null when unsure. */
+  floorLight: ShadeGrid | null;
   /** Kitchen counters along the walls (bar stools go in front of them). */
   counters: Counter[];
   /** Things standing free on the floor (kitchen islands among them): nothing may stand in or behind them. */
@@ -383,6 +387,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const floorColor = floorReference(color);
   const floorGloss = estimateGloss(camera, box, openings, color);
   const ceiling = ceilingColor(camera, box, color);
+  const floorLight = estimateFloorLight(camera, box, color, openings, floorGloss);
   // Lit from the middle of the floor, where the furniture groups stand.
   const centre: Vec3 = [(box.left + box.right) / 2, 0.7, Math.max(1.2, box.back * 0.6)];
   const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, centre);
@@ -399,6 +404,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
     ceilingColor: ceiling,
     radiance,
     floorGloss,
+    floorLight,
     counters,
     obstacles,
   };

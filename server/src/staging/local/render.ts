@@ -88,7 +88,7 @@ const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.2
  * under overhangs, the daylight part by the furniture's shadow map, a glossy reflection of the
  * room's environment weighted by Fresnel.
  */
-function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: ShadeGrid, shadowMap: ShadowMap) {
+function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: ShadeGrid, shadowMap: ShadowMap, floorLight: ShadeGrid | null) {
   const tex: Vec3 = [0, 0, 0];
   const sub: Vec3 = [0, 0, 0];
   const amb: Vec3 = [0, 0, 0];
@@ -160,8 +160,10 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
     const ndl = nx * lx + ny * ly + nz * lz;
     const facingKey = smoothstep(-0.45, -0.25, ndl);
     const keyVis = f.py < 0.05 ? 1 : facingKey > 0 ? facingKey * shadowMap.visibility(f.px, f.py, f.pz) : 0;
-    const occluded = ao * under * floorShade;
-    const sunlit = ao * keyVis * floorShade;
+    // A rug is lit as the photo's floor under it was: sun patches run on across it.
+    const onFloor = m.kind === 'rug' && f.py < 0.05 && floorLight ? floorLight.at(f.px, f.pz) : 1;
+    const occluded = ao * under * floorShade * onFloor;
+    const sunlit = ao * keyVis * floorShade * onFloor;
     let r = tex[0] * (amb[0] * occluded + day[0] * sunlit);
     let g = tex[1] * (amb[1] * occluded + day[1] * sunlit);
     let b = tex[2] * (amb[2] * occluded + day[2] * sunlit);
@@ -237,7 +239,7 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
   const shadows = computeRoomShadows(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds);
   const floorShadow = shadows.floor;
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key);
-  const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, floorShadow, shadowMap));
+  const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, floorShadow, shadowMap, room.floorLight));
   const cavity = cavityOcclusion(layer, cam);
   for (let i = 0; i < cavity.length; i++) {
     const k = cavity[i]!;
@@ -309,7 +311,7 @@ function renderReflection(
   // Rugs lie on the floor: they do not show in it.
   const materials = scene.mesh.materials.map((m, t) => (scene.casts[t] ? m : NO_MATERIAL));
   const mirrored: Mesh = { ...scene.mesh, positions, normals, materials };
-  const shade = makeShader(scene, light, cam, floorShadow, shadowMap);
+  const shade = makeShader(scene, light, cam, floorShadow, shadowMap, room.floorLight);
   const strength = 0.45 * room.floorGloss;
   const layer = rasterize(mirrored, half, w, h, (f, out) => {
     if (f.material === NO_MATERIAL) {

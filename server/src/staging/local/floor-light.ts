@@ -1,0 +1,107 @@
+import type { Opening } from './analyze.ts';
+import type { Camera } from './camera.ts';
+import { SRGB_TO_LINEAR } from './image.ts';
+import type { ColorPlanes, RoomBox } from './roombox.ts';
+import { ShadeGrid } from './shadows.ts';
+import { clamp } from './vec.ts';
+
+const CELL = 0.05;
+/** Blur radius in cells, twice over: wood grain and grout lines average out, a sun patch's edge stays. */
+const BLUR = 1;
+/** Nearer than this the photo's floor is at the frame's edge or behind the camera. */
+const NEAR = 0.3;
+const RANGE: [number, number] = [0.5, 5];
+/** The box's walls are found to a few centimetres: nearer them a cell may show the wall or the skirting. */
+const WALL_MARGIN = 0.15;
+
+const linear = (c: number) => SRGB_TO_LINEAR[Math.round(clamp(c, 0, 1) * 255)]!;
+
+/**
+ * How much light each point of the floor receives, relative to the floor as a whole, read off
+ * the photo of the empty floor: its luminance over the floor's median, blurred so the floor's own
+ * pattern averages out. A rug laid there is lit the same way: sun patches run on across it
+ * instead of stopping at its edge, and it is darker where the room is.
+ * On a glossy floor the windows' mirror images are not light on the floor: where the camera's
+ * ray, reflected by the floor, meets an opening, the floor is taken to be lit as the median.
+ */
+export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes, openings: Opening[], floorGloss: number): ShadeGrid | null {
+  const eye = cam.p.eyeHeight;
+  const nx = Math.max(2, Math.ceil((box.right - box.left) / CELL));
+  const nz = Math.max(2, Math.ceil((box.back - NEAR) / CELL));
+  const lum = new Float32Array(nx * nz).fill(NaN);
+  const reflected = new Uint8Array(nx * nz);
+  const seen: number[] = [];
+  for (let iz = 0; iz < nz; iz++) {
+    for (let ix = 0; ix < nx; ix++) {
+      const x = box.left + (ix + 0.5) * CELL;
+      const z = NEAR + (iz + 0.5) * CELL;
+      if (x < box.left + WALL_MARGIN || x > box.right - WALL_MARGIN || z > box.back - WALL_MARGIN) continue;
+      const q = cam.project([x, 0, z]);
+      if (q.depth < NEAR || q.u < 0 || q.v < 0 || q.u > color.width - 1.001 || q.v > color.height - 1.001) continue;
+      const i = Math.floor(q.v) * color.width + Math.floor(q.u);
+      const y = 0.2126 * linear(color.r[i]!) + 0.7152 * linear(color.g[i]!) + 0.0722 * linear(color.b[i]!);
+      seen.push(y);
+      if (floorGloss > 0.05 && mirrorsOpening(box, openings, x, z, eye)) reflected[iz * nx + ix] = 1;
+      lum[iz * nx + ix] = y;
+    }
+  }
+  if (seen.length < 50) return null;
+  seen.sort((a, b) => a - b);
+  const median = seen[seen.length >> 1]!;
+  if (!(median > 1e-4)) return null;
+  for (let i = 0; i < lum.length; i++) if (reflected[i]) lum[i] = median;
+  let ratio: Float32Array = lum;
+  for (let pass = 0; pass < 2; pass++) ratio = blurSeen(ratio, nx, nz);
+  const factor = new Float32Array(nx * nz);
+  for (let i = 0; i < factor.length; i++) factor[i] = Number.isNaN(ratio[i]!) ? 1 : clamp(ratio[i]! / median, RANGE[0], RANGE[1]);
+  return new ShadeGrid(box.left, NEAR, CELL, nx, nz, factor);
+}
+
+/** Margin around an opening's mirror image: the reflection is blurred by the floor's finish. */
+const MIRROR_MARGIN = 0.25;
+
+/** Whether the camera sees an opening mirrored in the floor at (x, z): its reflected ray meets one. */
+function mirrorsOpening(box: RoomBox, openings: Opening[], x: number, z: number, eye: number): boolean {
+  // From the floor point, away from the camera's mirror image below the floor.
+  const len = Math.hypot(x, eye, z);
+  const dx = x / len;
+  const dy = eye / len;
+  const dz = z / len;
+  for (const o of openings) {
+    if (!o.daylight) continue;
+    let t: number;
+    if (o.wall === 'back') t = dz > 1e-6 ? (box.back - z) / dz : Infinity;
+    else if (o.wall === 'left') t = dx < -1e-6 ? (box.left - x) / dx : Infinity;
+    else t = dx > 1e-6 ? (box.right - x) / dx : Infinity;
+    if (!Number.isFinite(t)) continue;
+    const along = o.wall === 'back' ? x + dx * t : z + dz * t;
+    const h = dy * t;
+    if (along > o.from - MIRROR_MARGIN && along < o.to + MIRROR_MARGIN && h > o.bottom - MIRROR_MARGIN && h < o.top + MIRROR_MARGIN) return true;
+  }
+  return false;
+}
+
+/** Box blur over the cells the photo shows (NaN elsewhere stays NaN). */
+function blurSeen(src: Float32Array, nx: number, nz: number): Float32Array {
+  const out = new Float32Array(src.length).fill(NaN);
+  for (let iz = 0; iz < nz; iz++) {
+    for (let ix = 0; ix < nx; ix++) {
+      if (Number.isNaN(src[iz * nx + ix]!)) continue;
+      let sum = 0;
+      let n = 0;
+      for (let dz = -BLUR; dz <= BLUR; dz++) {
+        for (let dx = -BLUR; dx <= BLUR; dx++) {
+          const x = ix + dx;
+          const z = iz + dz;
+          if (x < 0 || z < 0 || x >= nx || z >= nz) continue;
+          const v = src[z * nx + x]!;
+          if (Number.isNaN(v)) continue;
+          sum += v;
+          n++;
+        }
+      }
+      out[iz * nx + ix] = sum / n;
+    }
+  }
+  return out;
+}

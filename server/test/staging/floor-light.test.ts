@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { analyseRoom } from '../../src/staging/local/analyze.ts';
+import { DEFAULT_SYNTHETIC, renderSyntheticRoom, syntheticCamera } from '../../src/staging/local/synthetic.ts';
+
+/** The default synthetic room (640 px wide, as analysed) with a patch of sunlight painted on its floor around (x, z). */
+function sunlitRoom(x: number, z: number) {
+  const img = renderSyntheticRoom(DEFAULT_SYNTHETIC);
+  const cam = syntheticCamera(DEFAULT_SYNTHETIC);
+  // A 40 cm square of floor twice as bright, as sun through a window leaves it.
+  const corners = [cam.project([x - 0.2, 0, z - 0.2]), cam.project([x + 0.2, 0, z + 0.2])];
+  const u0 = Math.round(Math.min(corners[0]!.u, corners[1]!.u));
+  const u1 = Math.round(Math.max(corners[0]!.u, corners[1]!.u));
+  const v0 = Math.round(Math.min(corners[0]!.v, corners[1]!.v));
+  const v1 = Math.round(Math.max(corners[0]!.v, corners[1]!.v));
+  for (let v = v0; v <= v1; v++) {
+    for (let u = u0; u <= u1; u++) {
+      for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = Math.min(255, img.data[3 * (v * img.width + u) + c]! * 1.45);
+    }
+  }
+  return img;
+}
+
+describe('the light on the floor, read off the photo', () => {
+  it('finds a sun patch where the photo shows one and the even floor elsewhere', () => {
+    const room = analyseRoom(sunlitRoom(0.3, 3.5));
+    const light = room.floorLight!;
+    expect(light).not.toBeNull();
+    // 1.45 times brighter in sRGB is about twice the light.
+    expect(light.at(0.3, 3.5)).toBeGreaterThan(1.6);
+    expect(light.at(-0.8, 3.5)).toBeGreaterThan(0.85);
+    expect(light.at(-0.8, 3.5)).toBeLessThan(1.15);
+    expect(light.at(0.3, 2.2)).toBeLessThan(1.15);
+  });
+
+  it('is even on an evenly lit floor', () => {
+    const room = analyseRoom(renderSyntheticRoom(DEFAULT_SYNTHETIC));
+    const f = room.floorLight!.factor;
+    const seen = Array.from(f).filter((v) => v !== 1);
+    expect(seen.length).toBeGreaterThan(100);
+    for (const v of seen) expect(Math.abs(v - 1)).toBeLessThan(0.2);
+  });
+
+  it('does not take the windows mirrored in a glossy floor for light on it', () => {
+    const img = renderSyntheticRoom(DEFAULT_SYNTHETIC);
+    const cam = syntheticCamera(DEFAULT_SYNTHETIC);
+    const win = DEFAULT_SYNTHETIC.window!;
+    // The window's mirror image: each of its points reflected in the floor plane.
+    for (let x = win.from; x <= win.to; x += 0.005) {
+      for (let h = win.bottom; h <= win.top; h += 0.005) {
+        const q = cam.project([x, -h, DEFAULT_SYNTHETIC.back]);
+        const i = 3 * (Math.round(q.v) * img.width + Math.round(q.u));
+        for (let c = 0; c < 3; c++) img.data[i + c] = Math.round(img.data[i + c]! * 0.4 + 250 * 0.6);
+      }
+    }
+    const room = analyseRoom(img);
+    expect(room.floorGloss).toBeGreaterThan(0.05);
+    // The floor point whose reflection shows the window's middle: on the camera's line to its mirror image.
+    const mid = cam.project([(win.from + win.to) / 2, -(win.bottom + win.top) / 2, DEFAULT_SYNTHETIC.back]);
+    const p = cam.floorPoint(mid.u, mid.v)!;
+    expect(room.floorLight!.at(p[0], p[2])).toBeLessThan(1.15);
+  });
+});
