@@ -32,6 +32,9 @@ function meanDiff(a: { data: Buffer; width: number; height: number }, b: { data:
   return sum / Math.max(1, to - from);
 }
 
+/** Tests that stage several photos, or a very large one: tens of seconds on a loaded 2-core machine. */
+const HEAVY = 90_000;
+
 describe('local staging engine', () => {
   const landscape = fixture('empty-open-plan-living-dining.jpg');
   const portrait = fixture('empty-living-portrait.jpg');
@@ -115,7 +118,7 @@ describe('local staging engine', () => {
       expect(meanDiff(input, outs[i]!)).toBeGreaterThan(3);
       for (let j = i + 1; j < outs.length; j++) expect(meanDiff(outs[i]!, outs[j]!)).toBeGreaterThan(2);
     }
-  });
+  }, HEAVY);
 
   it('furnishes every room type differently', async () => {
     const outs = [];
@@ -126,7 +129,7 @@ describe('local staging engine', () => {
       outs.push(await raw(out.image));
     }
     for (let i = 0; i < outs.length; i++) for (let j = i + 1; j < outs.length; j++) expect(meanDiff(outs[i]!, outs[j]!)).toBeGreaterThan(1);
-  });
+  }, HEAVY);
 
   it.each([
     [320, 427],
@@ -142,7 +145,7 @@ describe('local staging engine', () => {
     const huge = await sharp(landscape).resize(7600, 5200, { fit: 'fill' }).jpeg({ quality: 80 }).toBuffer();
     const meta = await sharp((await stage(huge, 'luxury')).image).metadata();
     expect([meta.width, meta.height]).toEqual([7600, 5200]);
-  });
+  }, HEAVY);
 
   it('accepts PNG with alpha, greyscale and CMYK input', async () => {
     const png = await sharp(small).ensureAlpha(0.6).png().toBuffer();
@@ -152,7 +155,7 @@ describe('local staging engine', () => {
       const meta = await sharp((await stage(image)).image).metadata();
       expect([meta.width, meta.height, meta.channels]).toEqual([960, 640, 3]);
     }
-  });
+  }, HEAVY);
 
   it('auto-orients an EXIF-rotated photo', async () => {
     // Stored sideways with orientation 6: displayed as 960 wide, 640 high.

@@ -7,6 +7,7 @@ import { estimateFloorLight } from './floor-light.ts';
 import { estimateRadiance, type RoomRadiance } from './light.ts';
 import { fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
 import type { ShadeGrid } from './shadows.ts';
+import { estimateSun } from './sun.ts';
 import { estimateDepthVanishingPoint, estimateFocal, estimateVerticalVanishingPoint, verticalSupport } from './vanishing.ts';
 import { clamp, type Vec3 } from './vec.ts';
 
@@ -57,6 +58,8 @@ export interface RoomModel {
   floorGloss: number;
   /** Light on each point of the floor relative to the whole floor (sun patches), or null when unsure. */
   floorLight: ShadeGrid | null;
+  /** Direction of the sun (unit, towards it) when the photo shows sun patches a window explains, else null. */
+  sun: Vec3 | null;
   /** Kitchen counters along the walls (bar stools go in front of them). */
   counters: Counter[];
   /** Things standing free on the floor (kitchen islands among them): nothing may stand in or behind them. */
@@ -388,6 +391,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const floorGloss = estimateGloss(camera, box, openings, color);
   const ceiling = ceilingColor(camera, box, color);
   const floorLight = estimateFloorLight(camera, box, color, openings, floorGloss);
+  const sun = estimateSun(box, openings, floorLight);
   // Lit from the middle of the floor, where the furniture groups stand.
   const centre: Vec3 = [(box.left + box.right) / 2, 0.7, Math.max(1.2, box.back * 0.6)];
   const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, centre);
@@ -405,6 +409,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
     radiance,
     floorGloss,
     floorLight,
+    sun,
     counters,
     obstacles,
   };

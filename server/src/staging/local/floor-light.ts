@@ -3,6 +3,7 @@ import type { Camera } from './camera.ts';
 import { SRGB_TO_LINEAR } from './image.ts';
 import type { ColorPlanes, RoomBox } from './roombox.ts';
 import { ShadeGrid } from './shadows.ts';
+import { leavesThrough } from './sun.ts';
 import { clamp } from './vec.ts';
 
 const CELL = 0.05;
@@ -13,6 +14,8 @@ const NEAR = 0.3;
 const RANGE: [number, number] = [0.5, 5];
 /** The box's walls are found to a few centimetres: nearer them a cell may show the wall or the skirting. */
 const WALL_MARGIN = 0.15;
+/** Margin around an opening's mirror image: the reflection is blurred by the floor's finish. */
+const MIRROR_MARGIN = 0.25;
 
 const linear = (c: number) => SRGB_TO_LINEAR[Math.round(clamp(c, 0, 1) * 255)]!;
 
@@ -26,6 +29,7 @@ const linear = (c: number) => SRGB_TO_LINEAR[Math.round(clamp(c, 0, 1) * 255)]!;
  */
 export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes, openings: Opening[], floorGloss: number): ShadeGrid | null {
   const eye = cam.p.eyeHeight;
+  const windows = openings.filter((o) => o.daylight);
   const nx = Math.max(2, Math.ceil((box.right - box.left) / CELL));
   const nz = Math.max(2, Math.ceil((box.back - NEAR) / CELL));
   const lum = new Float32Array(nx * nz).fill(NaN);
@@ -41,7 +45,9 @@ export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes
       const i = Math.floor(q.v) * color.width + Math.floor(q.u);
       const y = 0.2126 * linear(color.r[i]!) + 0.7152 * linear(color.g[i]!) + 0.0722 * linear(color.b[i]!);
       seen.push(y);
-      if (floorGloss > 0.05 && mirrorsOpening(box, openings, x, z, eye)) reflected[iz * nx + ix] = 1;
+      // The camera's ray, reflected by the floor, goes on away from the camera's mirror image below it.
+      const len = Math.hypot(x, eye, z);
+      if (floorGloss > 0.05 && leavesThrough(box, windows, x, z, [x / len, eye / len, z / len], MIRROR_MARGIN)) reflected[iz * nx + ix] = 1;
       lum[iz * nx + ix] = y;
     }
   }
@@ -55,30 +61,6 @@ export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes
   const factor = new Float32Array(nx * nz);
   for (let i = 0; i < factor.length; i++) factor[i] = Number.isNaN(ratio[i]!) ? 1 : clamp(ratio[i]! / median, RANGE[0], RANGE[1]);
   return new ShadeGrid(box.left, NEAR, CELL, nx, nz, factor);
-}
-
-/** Margin around an opening's mirror image: the reflection is blurred by the floor's finish. */
-const MIRROR_MARGIN = 0.25;
-
-/** Whether the camera sees an opening mirrored in the floor at (x, z): its reflected ray meets one. */
-function mirrorsOpening(box: RoomBox, openings: Opening[], x: number, z: number, eye: number): boolean {
-  // From the floor point, away from the camera's mirror image below the floor.
-  const len = Math.hypot(x, eye, z);
-  const dx = x / len;
-  const dy = eye / len;
-  const dz = z / len;
-  for (const o of openings) {
-    if (!o.daylight) continue;
-    let t: number;
-    if (o.wall === 'back') t = dz > 1e-6 ? (box.back - z) / dz : Infinity;
-    else if (o.wall === 'left') t = dx < -1e-6 ? (box.left - x) / dx : Infinity;
-    else t = dx > 1e-6 ? (box.right - x) / dx : Infinity;
-    if (!Number.isFinite(t)) continue;
-    const along = o.wall === 'back' ? x + dx * t : z + dz * t;
-    const h = dy * t;
-    if (along > o.from - MIRROR_MARGIN && along < o.to + MIRROR_MARGIN && h > o.bottom - MIRROR_MARGIN && h < o.top + MIRROR_MARGIN) return true;
-  }
-  return false;
 }
 
 /** Box blur over the cells the photo shows (NaN elsewhere stays NaN). */

@@ -1,5 +1,5 @@
 import type { RoomType, Style } from '@roomstager/contracts';
-import type { RoomModel } from './analyze.ts';
+import type { Opening, RoomModel } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import { cavityOcclusion } from './cavity.ts';
 import { BUILDERS } from './furniture.ts';
@@ -12,6 +12,7 @@ import { blurPlane } from './lines.ts';
 import { rasterize, type Fragment, type RenderLayer } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
 import { computeRoomShadows, openingLights, type ShadeGrid } from './shadows.ts';
+import { leavesThrough, patchBrightness } from './sun.ts';
 import { ROLES, STYLE_DEFS, type Role } from './styles.ts';
 import { normalize, smoothstep, type Vec3 } from './vec.ts';
 
@@ -24,6 +25,17 @@ export interface Lighting {
   floor: Vec3;
   /** Radiance of a white matte surface facing up: what a lit lamp shade glows against. */
   level: Vec3;
+  /** Direct sun, when the photo shows sun patches a window explains. */
+  sun: SunLight | null;
+}
+
+export interface SunLight {
+  /** Unit, towards the sun. */
+  dir: Vec3;
+  /** Radiance of a white matte surface facing the sun, from the sun alone (linear RGB). */
+  white: Vec3;
+  /** The windows it shines through: a point is in the sun only if its ray to the sun passes one. */
+  windows: Opening[];
 }
 
 /** The light the furniture is shaded with: the room's own radiance (light.ts), seen from the floor's middle. */
@@ -36,12 +48,19 @@ export function estimateLighting(room: RoomModel): Lighting {
   evalSh(room.radiance.ambient, 0, 1, 0, level);
   evalSh(room.radiance.sun, 0, 1, 0, day);
   for (let k = 0; k < 3; k++) level[k]! += day[k]!;
+  let sun: SunLight | null = null;
+  if (room.sun && room.floorLight) {
+    // A sun patch is (brightness - 1) times the floor's light brighter; the floor takes the sun at a slant.
+    const k = (patchBrightness(room.floorLight) - 1) / Math.max(0.15, room.sun[1]);
+    sun = { dir: room.sun, white: [level[0] * k, level[1] * k, level[2] * k], windows: room.openings.filter((o) => o.daylight) };
+  }
   return {
     radiance: room.radiance,
     key: room.radiance.key ?? normalize([-0.35, 0.85, -0.6]),
     wall: toLinear(avg),
     floor: toLinear(room.floorColor),
     level,
+    sun,
   };
 }
 
@@ -88,7 +107,9 @@ const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.2
  * under overhangs, the daylight part by the furniture's shadow map, a glossy reflection of the
  * room's environment weighted by Fresnel.
  */
-function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: ShadeGrid, shadowMap: ShadowMap, floorLight: ShadeGrid | null) {
+function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: ShadeGrid, shadowMap: ShadowMap, room: RoomModel, sunMap: ShadowMap | null) {
+  const { floorLight, box } = room;
+  const sun = sunMap ? light.sun : null;
   const tex: Vec3 = [0, 0, 0];
   const sub: Vec3 = [0, 0, 0];
   const amb: Vec3 = [0, 0, 0];
@@ -167,6 +188,15 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
     let r = tex[0] * (amb[0] * occluded + day[0] * sunlit);
     let g = tex[1] * (amb[1] * occluded + day[1] * sunlit);
     let b = tex[2] * (amb[2] * occluded + day[2] * sunlit);
+    if (sun && f.py >= 0.05) {
+      const ns = nx * sun.dir[0] + ny * sun.dir[1] + nz * sun.dir[2];
+      if (ns > 0 && leavesThrough(box, sun.windows, f.px, f.pz, sun.dir, 0, f.py)) {
+        const k = ns * sunMap!.visibility(f.px, f.py, f.pz);
+        r += tex[0] * sun.white[0] * k;
+        g += tex[1] * sun.white[1] * k;
+        b += tex[2] * sun.white[2] * k;
+      }
+    }
     if (m.kind === 'velvet') {
       const sheen = 0.65 + 1.1 * (1 - ndv) ** 2.5;
       r *= sheen;
@@ -236,10 +266,12 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
     z1: Math.min(back, z1 + 1.5),
   };
   if (!(bounds.x1 > bounds.x0) || !(bounds.z1 > bounds.z0)) Object.assign(bounds, { x0: left, z0: 0.3, x1: right, z1: back });
-  const shadows = computeRoomShadows(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds);
+  const sun = room.sun && room.floorLight ? { dir: room.sun, light: room.floorLight } : null;
+  const shadows = computeRoomShadows(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, sun);
   const floorShadow = shadows.floor;
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key);
-  const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, floorShadow, shadowMap, room.floorLight));
+  const sunMap = light.sun ? new ShadowMap(scene.mesh, scene.casts, light.sun.dir) : null;
+  const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, floorShadow, shadowMap, room, sunMap));
   const cavity = cavityOcclusion(layer, cam);
   for (let i = 0; i < cavity.length; i++) {
     const k = cavity[i]!;
@@ -311,7 +343,7 @@ function renderReflection(
   // Rugs lie on the floor: they do not show in it.
   const materials = scene.mesh.materials.map((m, t) => (scene.casts[t] ? m : NO_MATERIAL));
   const mirrored: Mesh = { ...scene.mesh, positions, normals, materials };
-  const shade = makeShader(scene, light, cam, floorShadow, shadowMap, room.floorLight);
+  const shade = makeShader(scene, light, cam, floorShadow, shadowMap, room, null);
   const strength = 0.45 * room.floorGloss;
   const layer = rasterize(mirrored, half, w, h, (f, out) => {
     if (f.material === NO_MATERIAL) {

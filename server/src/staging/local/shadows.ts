@@ -1,6 +1,7 @@
 import type { Opening, WallId } from './analyze.ts';
 import type { Mesh } from './mesh.ts';
 import { wallPoint, wallRange, type RoomBox } from './roombox.ts';
+import { SUNLIT } from './sun.ts';
 import type { Vec3 } from './vec.ts';
 
 /**
@@ -261,6 +262,30 @@ function cellAt(occ: Occupancy, x: number, z: number): number {
   return ix < 0 || iz < 0 || ix >= occ.nx || iz >= occ.nz ? -1 : iz * occ.nx + ix;
 }
 
+/** The photo's sun patches: where the floor is brighter than its median, and where the sun is. */
+export interface SunPatches {
+  light: ShadeGrid;
+  /** Unit, towards the sun. */
+  dir: Vec3;
+}
+
+/** Whether the furniture stands in the way of the sun's ray from floor point (x, z). */
+function blocksSun(occ: Occupancy, x: number, z: number, dir: Vec3): boolean {
+  const hor = Math.hypot(dir[0], dir[2]);
+  if (hor < 1e-6) return false;
+  const ux = dir[0] / hor;
+  const uz = dir[2] / hor;
+  const rise = dir[1] / hor;
+  const step = occ.cell * 0.7;
+  for (let s = step; s * rise <= occ.top; s += step) {
+    const i = cellAt(occ, x + ux * s, z + uz * s);
+    if (i < 0) return false;
+    const y = s * rise;
+    if (occ.lo[i]! <= y && y <= occ.hi[i]!) return true;
+  }
+  return false;
+}
+
 /**
  * Irradiance left at a floor point by the furniture, as a fraction of the open floor's: per
  * azimuth the occluders' elevation span, in the cosine-weighted measure sin^2 of the elevation
@@ -399,6 +424,7 @@ export function computeRoomShadows(
   box: RoomBox,
   lights: LightSample[],
   bounds: { x0: number; z0: number; x1: number; z1: number },
+  sun: SunPatches | null = null,
 ): RoomShadows {
   let cell = 0.025;
   while ((bounds.x1 - bounds.x0) / cell > 280 || (bounds.z1 - bounds.z0) / cell > 280) cell *= 1.25;
@@ -441,10 +467,16 @@ export function computeRoomShadows(
       q[0] = bounds.x0 + (ix + 0.5) * cell;
       q[2] = bounds.z0 + (iz + 0.5) * cell;
       const far = q[0] < fx0 - AO_REACH || q[0] > fx1 + AO_REACH || q[2] < fz0 - AO_REACH || q[2] > fz1 + AO_REACH;
-      if (far && !lights.length) continue;
       const i = iz * nx + ix;
+      const sunlit = sun ? sun.light.at(q[0], q[2]) : 1;
+      // A sun patch in the furniture's shadow keeps only the light the floor around it has.
+      const sunCut = sunlit > SUNLIT && sun && blocksSun(occ, q[0], q[2], sun.dir) ? Math.max(0.25, 1 / sunlit) : 1;
+      if (far && !lights.length) {
+        floor[i] = sunCut;
+        continue;
+      }
       const ambient = far ? 1 : floorAmbient(occ, q[0], q[2], steps, dirs, i) * (1 - CONTACT_DARK * contact[i]!);
-      floor[i] = receive(occ, lights, q, up, ambient, i) * (1 - CONTACT_LINE * nearBase[i]!);
+      floor[i] = receive(occ, lights, q, up, ambient, i) * (1 - CONTACT_LINE * nearBase[i]!) * sunCut;
     }
   }
   const walls: RoomShadows['walls'] = {};

@@ -1,0 +1,88 @@
+import type { Opening } from './analyze.ts';
+import type { RoomBox } from './roombox.ts';
+import type { ShadeGrid } from './shadows.ts';
+import { clamp, type Vec3 } from './vec.ts';
+
+/** Floor this much brighter than the floor's median is in the sun; below EVEN it is not. */
+export const SUNLIT = 1.35;
+const EVEN = 1.1;
+/** Fewest sunlit cells (of 5 cm) that make a patch worth explaining: a tenth of a square metre. */
+const MIN_CELLS = 40;
+/** The best direction must send this many more of the sunlit cells than of the others through an opening. */
+const MIN_SCORE = 0.45;
+const DEGREE = Math.PI / 180;
+const COARSE = 6 * DEGREE;
+const FINE = 1.5 * DEGREE;
+const MIN_ELEVATION = 10 * DEGREE;
+const MAX_ELEVATION = 80 * DEGREE;
+const SAMPLED = 400;
+
+/**
+ * The direction of the sun (unit, pointing at it) that explains the photo's sun patches: from
+ * each sunlit point of the floor a ray that way passes through a window, from the floor around
+ * them it does not. The sky above 10 degrees is searched, coarse then fine; null when no patch is seen or
+ * no direction explains it (the sun comes through a window the photo does not show).
+ */
+export function estimateSun(box: RoomBox, openings: Opening[], floorLight: ShadeGrid | null): Vec3 | null {
+  const windows = openings.filter((o) => o.daylight);
+  if (!floorLight || !windows.length) return null;
+  const lit: number[] = [];
+  const even: number[] = [];
+  const { u0, v0, cell, nu, nv, factor } = floorLight;
+  for (let iv = 0; iv < nv; iv++) {
+    for (let iu = 0; iu < nu; iu++) {
+      const f = factor[iv * nu + iu]!;
+      // Exactly 1 is a cell the photo does not show.
+      if (f === 1) continue;
+      const to = f > SUNLIT ? lit : f < EVEN ? even : null;
+      to?.push(u0 + (iu + 0.5) * cell, v0 + (iv + 0.5) * cell);
+    }
+  }
+  if (lit.length / 2 < MIN_CELLS || even.length / 2 < MIN_CELLS) return null;
+  // Every few cells of a large set are enough to score a direction, at a fraction of the cost.
+  const share = (cells: number[], d: Vec3) => {
+    const stride = 2 * Math.max(1, Math.floor(cells.length / 2 / SAMPLED));
+    let n = 0;
+    let total = 0;
+    for (let k = 0; k < cells.length; k += stride, total++) if (leavesThrough(box, windows, cells[k]!, cells[k + 1]!, d)) n++;
+    return n / total;
+  };
+  let best = { el: 0, az: 0, score: -Infinity };
+  const tryAt = (el: number, az: number) => {
+    const d: Vec3 = [Math.cos(el) * Math.sin(az), Math.sin(el), Math.cos(el) * Math.cos(az)];
+    const score = share(lit, d) - share(even, d);
+    if (score > best.score) best = { el, az, score };
+  };
+  // Coarse over the sky, then fine around the best.
+  for (let el = MIN_ELEVATION; el < MAX_ELEVATION; el += COARSE) for (let az = -Math.PI; az < Math.PI; az += COARSE) tryAt(el, az);
+  const { el: el0, az: az0 } = best;
+  for (let de = -COARSE; de <= COARSE; de += FINE) for (let da = -COARSE; da <= COARSE; da += FINE) tryAt(clamp(el0 + de, MIN_ELEVATION, MAX_ELEVATION), az0 + da);
+  if (best.score < MIN_SCORE) return null;
+  return [Math.cos(best.el) * Math.sin(best.az), Math.sin(best.el), Math.cos(best.el) * Math.cos(best.az)];
+}
+
+/**
+ * Whether the ray from point (x, y, z) (on the floor unless `y` is given) towards `d` leaves the
+ * room box through one of the openings, each grown by `margin` metres.
+ */
+export function leavesThrough(box: RoomBox, openings: Opening[], x: number, z: number, d: Vec3, margin = 0, y = 0): boolean {
+  for (const o of openings) {
+    let t: number;
+    if (o.wall === 'back') t = d[2] > 1e-6 ? (box.back - z) / d[2] : Infinity;
+    else if (o.wall === 'left') t = d[0] < -1e-6 ? (box.left - x) / d[0] : Infinity;
+    else t = d[0] > 1e-6 ? (box.right - x) / d[0] : Infinity;
+    if (!Number.isFinite(t)) continue;
+    const along = o.wall === 'back' ? x + d[0] * t : z + d[2] * t;
+    const h = y + d[1] * t;
+    if (along > o.from - margin && along < o.to + margin && h > o.bottom - margin && h < o.top + margin) return true;
+  }
+  return false;
+}
+
+/** How much brighter the photo's sun patches are than the floor's median: the sun's strength on the floor. */
+export function patchBrightness(floorLight: ShadeGrid): number {
+  const lit = Array.from(floorLight.factor).filter((f) => f > SUNLIT);
+  if (!lit.length) return 1;
+  lit.sort((a, b) => a - b);
+  return lit[lit.length >> 1]!;
+}

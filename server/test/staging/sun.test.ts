@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { analyseRoom } from '../../src/staging/local/analyze.ts';
+import { pieceSize } from '../../src/staging/local/furniture.ts';
+import type { Placement } from '../../src/staging/local/layout.ts';
+import { buildScene } from '../../src/staging/local/render.ts';
+import { computeRoomShadows, ShadeGrid } from '../../src/staging/local/shadows.ts';
+import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
+import { DEFAULT_SYNTHETIC, renderSyntheticRoom, syntheticCamera } from '../../src/staging/local/synthetic.ts';
+import type { Vec3 } from '../../src/staging/local/vec.ts';
+
+const ROOM = { ...DEFAULT_SYNTHETIC, window: { from: -1.2, to: 0.6, bottom: 0.5, top: 2.3 } };
+const SUN: Vec3 = [Math.cos(0.5) * Math.sin(-0.5), Math.sin(0.5), Math.cos(0.5) * Math.cos(-0.5)];
+
+/** Whether the sun reaches floor point (x, z) through the back wall's window. */
+function inSun(x: number, z: number): boolean {
+  const t = (ROOM.back - z) / SUN[2];
+  const along = x + SUN[0] * t;
+  const h = SUN[1] * t;
+  return along >= ROOM.window.from && along <= ROOM.window.to && h >= ROOM.window.bottom && h <= ROOM.window.top;
+}
+
+/** The synthetic room with the window's sun patch on its floor: that floor 1.6 times brighter (sRGB). */
+function sunnyRoom() {
+  const img = renderSyntheticRoom(ROOM);
+  const cam = syntheticCamera(ROOM);
+  for (let v = 0; v < img.height; v++) {
+    for (let u = 0; u < img.width; u++) {
+      const p = cam.floorPoint(u + 0.5, v + 0.5);
+      if (!p || p[0] < ROOM.left || p[0] > ROOM.right || p[2] > ROOM.back || !inSun(p[0], p[2])) continue;
+      for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = Math.min(255, img.data[3 * (v * img.width + u) + c]! * 1.6);
+    }
+  }
+  return img;
+}
+
+const angle = (a: Vec3, b: Vec3) => Math.acos(Math.min(1, a[0] * b[0] + a[1] * b[1] + a[2] * b[2]));
+
+describe('the sun, from the patches it leaves on the floor', () => {
+  it('is found through the window that explains the patch, within a few degrees', () => {
+    const room = analyseRoom(sunnyRoom());
+    expect(room.sun).not.toBeNull();
+    expect(angle(room.sun!, SUN)).toBeLessThan((6 * Math.PI) / 180);
+  });
+
+  it('is not claimed for an evenly lit floor', () => {
+    expect(analyseRoom(renderSyntheticRoom(ROOM)).sun).toBeNull();
+  });
+
+  it('leaves the sun patch dark behind a piece standing in it, and lit beside it', () => {
+    // A floor light map of the sun patch alone: 2.5 times the light inside it.
+    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+    const cell = 0.05;
+    const nx = Math.ceil((box.right - box.left) / cell);
+    const nz = Math.ceil(box.back / cell);
+    const factor = new Float32Array(nx * nz);
+    for (let iz = 0; iz < nz; iz++) for (let ix = 0; ix < nx; ix++) factor[iz * nx + ix] = inSun(box.left + (ix + 0.5) * cell, (iz + 0.5) * cell) ? 2.5 : 1;
+    const light = new ShadeGrid(box.left, 0, cell, nx, nz, factor);
+    // An armchair in the middle of the patch.
+    const chair: Placement = { kind: 'armchair', x: 1.6, z: 4, yaw: 0, size: pieceSize('armchair', STYLE_DEFS.modern), lift: 0 };
+    const scene = buildScene([chair], 'modern', 'living_room', box.ceiling);
+    const shadows = computeRoomShadows(scene.mesh, scene.casts, box, [], { x0: box.left, z0: 0.3, x1: box.right, z1: box.back }, { light, dir: SUN });
+    // Its shadow falls away from the sun, 0.6 m on from its middle.
+    const hor = Math.hypot(SUN[0], SUN[2]);
+    const behind: [number, number] = [chair.x - (SUN[0] / hor) * 0.6, chair.z - (SUN[2] / hor) * 0.6];
+    expect(inSun(...behind)).toBe(true);
+    expect(shadows.floor.at(...behind)).toBeLessThan(0.55);
+    // A point of the patch the chair does not shade.
+    const beside: [number, number] = [chair.x - 0.7, chair.z + 0.6];
+    expect(inSun(...beside)).toBe(true);
+    expect(shadows.floor.at(...beside)).toBeGreaterThan(0.9);
+  });
+});
