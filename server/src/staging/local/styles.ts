@@ -59,14 +59,15 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
     shape: 'square',
     omit: [],
     materials: {
-      upholstery: fabric([0.6, 0.59, 0.56]),
+      // A mid-grey weave, as most grey sofas are: pale grey reads as unshaded clay in a photo.
+      upholstery: fabric([0.47, 0.46, 0.44]),
       pillowA: fabric([0.72, 0.52, 0.2]),
       pillowB: fabric([0.84, 0.81, 0.74]),
       wood: wood([0.36, 0.22, 0.13], [0.22, 0.13, 0.07]),
       woodLight: wood([0.45, 0.3, 0.18], [0.3, 0.19, 0.1]),
       metal: metal([0.04, 0.04, 0.045], 0.35),
       top: wood([0.36, 0.22, 0.13], [0.22, 0.13, 0.07], 0.2),
-      rug: { kind: 'rug', color: [0.8, 0.77, 0.71], color2: [0.66, 0.63, 0.58], color3: [0.52, 0.49, 0.45], spec: 0, shininess: 1, pattern: 2 },
+      rug: { kind: 'rug', color: [0.7, 0.67, 0.61], color2: [0.57, 0.54, 0.49], color3: [0.42, 0.39, 0.35], spec: 0, shininess: 1, pattern: 2 },
       chairFabric: { kind: 'leather', color: [0.5, 0.27, 0.13], spec: 0.25, shininess: 25 },
       shade: { kind: 'linen', color: [0.92, 0.9, 0.86], spec: 0, shininess: 1, glow: 0.25 },
       pot: plain([0.12, 0.12, 0.12], 0.1),
