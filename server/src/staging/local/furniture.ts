@@ -301,11 +301,29 @@ const plant: Builder = (c, { h }) => {
   }
 };
 
+/** A framed print: a moulding standing proud of a mat board, the picture a little behind the mat's window. */
 const art: Builder = (c, { w, h }) => {
   const { b, mat } = c;
-  b.roundedBox([0, 0, 0.02], [w / 2, h / 2, 0.02], 0.004, mat('frame'));
-  const margin = 0.05;
-  b.quad([-w / 2 + margin, -h / 2 + margin, 0.0405], [w / 2 - margin, -h / 2 + margin, 0.0405], [w / 2 - margin, h / 2 - margin, 0.0405], [-w / 2 + margin, h / 2 - margin, 0.0405], [0, 0, 1], mat('art'));
+  const moulding = 0.025;
+  const matWidth = Math.min(0.07, 0.08 * Math.min(w, h));
+  const front = 0.04;
+  // Back board (its face behind the picture), then the four sides of the moulding, 1 cm proud of the mat.
+  const board = front - 0.005;
+  b.roundedBox([0, 0, board / 2], [w / 2, h / 2, board / 2], 0.003, mat('frame'));
+  for (const sy of [-1, 1]) b.roundedBox([0, sy * (h / 2 - moulding / 2), front + 0.005], [w / 2, moulding / 2, 0.005], 0.003, mat('frame'));
+  for (const sx of [-1, 1]) b.roundedBox([sx * (w / 2 - moulding / 2), 0, front + 0.005], [moulding / 2, h / 2 - moulding, 0.005], 0.003, mat('frame'));
+  const face = (x0: number, y0: number, x1: number, y1: number, z: number, role: Parameters<typeof mat>[0]) =>
+    b.quad([x0, y0, z], [x1, y0, z], [x1, y1, z], [x0, y1, z], [0, 0, 1], mat(role));
+  const inner = moulding + matWidth;
+  const wx = w / 2 - moulding;
+  const hy = h / 2 - moulding;
+  const z = front + 0.0005;
+  // The mat as four strips around its window, and the picture 3 mm behind it.
+  face(-wx, hy - matWidth, wx, hy, z, 'mat');
+  face(-wx, -hy, wx, -hy + matWidth, z, 'mat');
+  face(-wx, -hy + matWidth, -wx + matWidth, hy - matWidth, z, 'mat');
+  face(wx - matWidth, -hy + matWidth, wx, hy - matWidth, z, 'mat');
+  face(-w / 2 + inner, -h / 2 + inner, w / 2 - inner, h / 2 - inner, front - 0.0025, 'art');
 };
 
 const rug: Builder = (c, { w, d }) => {
