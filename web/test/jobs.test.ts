@@ -1,6 +1,6 @@
+import { originalFileName, stagedFileName } from '@roomstager/contracts';
 import { describe, expect, it } from 'vitest';
 import { PROGRESS_STAGES, stageForTick } from '../src/features/generate/progress-panel.tsx';
-import { originalFileName, stagedFileName } from '../src/features/gallery/download.ts';
 import { creditsUsedLabel, isInProgress, jobTitle, processingTime, statusLabel } from '../src/lib/job-format.ts';
 
 describe('job display rules', () => {

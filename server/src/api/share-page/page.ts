@@ -56,7 +56,7 @@ function stagingHtml(s: SharePageStaging): string {
 <span class="handle" aria-hidden="true"></span>
 <input type="range" min="0" max="100" value="50" step="1" data-compare aria-label="Compare the original photo (left) with the virtually staged one (right)">
 </figure>
-<p class="caption">${escapeHtml(`${room}, ${s.style} style. The furniture and decor were added digitally; the room itself is as photographed.`)}</p>
+<p class="caption">${escapeHtml(`${room}, ${s.style} style`)}</p>
 <div class="actions">
 <a class="button" href="${escapeHtml(s.original.url)}" download>Download the unaltered original</a>
 </div>
@@ -82,6 +82,7 @@ export function renderSharePage(view: SharePageView): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow, noarchive">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escapeHtml(title)} | RoomStager</title>
 <meta name="description" content="${escapeHtml(description)}">
 <meta property="og:type" content="website">
@@ -102,7 +103,7 @@ export function renderSharePage(view: SharePageView): string {
 <header class="bar"><div class="bar-inner"><a class="brand" href="/">RoomStager</a></div></header>
 <main>
 <h1>Virtually staged</h1>
-<p class="lede">This photo was virtually staged: furniture and decor were added digitally to a photo of the empty room. Drag the slider to compare it with the unaltered original.</p>
+<p class="lede">Furniture and decor were added digitally to a photo of the empty room; the room itself is as photographed. Drag the slider to compare with the unaltered original.</p>
 ${view.stagings.map(stagingHtml).join('\n')}
 <section class="qr" aria-labelledby="qr-heading">
 <img src="${qr}" width="144" height="144" alt="QR code that opens this page">
