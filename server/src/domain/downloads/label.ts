@@ -60,7 +60,7 @@ const LAID_OUT = layOut(VIRTUALLY_STAGED_LABEL);
 /** The badge in glyph units. */
 const BADGE = { width: LAID_OUT.width + 2 * PAD_X, height: 10 + PAD_TOP + PAD_BOTTOM };
 
-/** Where the stamp goes on an image, in pixels: bottom-left, the corner listing sites leave free of their own controls. */
+/** Where the stamp goes on an image, in pixels: its bottom-left corner. */
 export interface LabelBox {
   left: number;
   top: number;
@@ -84,7 +84,7 @@ export function labelBox(width: number, height: number): LabelBox {
 }
 
 /** The badge as SVG, `box` pixels large: white strokes on a translucent dark rounded rectangle. */
-export function labelSvg(box: Pick<LabelBox, 'width' | 'height'>): string {
+function labelSvg(box: Pick<LabelBox, 'width' | 'height'>): string {
   const radius = BADGE.height * 0.22;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${box.height}" viewBox="0 0 ${BADGE.width.toFixed(2)} ${BADGE.height.toFixed(2)}" preserveAspectRatio="none">` +
@@ -95,8 +95,8 @@ export function labelSvg(box: Pick<LabelBox, 'width' | 'height'>): string {
 }
 
 /** The stamp as a PNG overlay for sharp's composite, and where it goes. */
-export async function labelOverlay(width: number, height: number): Promise<{ input: Buffer; left: number; top: number; box: LabelBox }> {
+export async function labelOverlay(width: number, height: number): Promise<{ input: Buffer; left: number; top: number }> {
   const box = labelBox(width, height);
   const input = await sharp(Buffer.from(labelSvg(box))).png().toBuffer();
-  return { input, left: box.left, top: box.top, box };
+  return { input, left: box.left, top: box.top };
 }
