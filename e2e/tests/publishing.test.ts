@@ -60,7 +60,7 @@ describe.skipIf(!hasBrowser())('publishing a staging', () => {
       await dialog.getByText('4K downloads come with the Enterprise pack.').waitFor(patience);
       expect(await fourK.isDisabled()).toBe(true);
       expect(await dialog.getByRole('link', { name: 'See pricing' }).getAttribute('href')).toBe('/pricing');
-      const label = dialog.getByRole('checkbox', { name: 'Add a “Virtually Staged” label' });
+      const label = dialog.getByRole('checkbox', { name: 'Stamp “Virtually Staged” on the photo' });
       expect(await label.isChecked()).toBe(false);
 
       // Keyboard only: focus the label's checkbox, tick it with Space, then download.

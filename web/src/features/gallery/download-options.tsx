@@ -61,7 +61,7 @@ export function DownloadOptions({ job }: { job: Job }) {
       <div>
         <label className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-medium text-stone-900">
           <input type="checkbox" checked={label} onChange={(e) => setLabel(e.target.checked)} aria-describedby={labelHintId} className="size-4 accent-accent-700" />
-          Add a “{VIRTUALLY_STAGED_LABEL}” label
+          Stamp “{VIRTUALLY_STAGED_LABEL}” on the photo
         </label>
         <p id={labelHintId} className="text-sm text-stone-600">
           Stamped small in the bottom-left corner of the staged photo. Many MLSs ask for it; some forbid any overlay, so check yours.
