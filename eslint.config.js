@@ -37,6 +37,11 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
+    // The share page's own script, served as it is to the browser (server/src/api/share-page/page.ts).
+    files: ['server/src/api/share-page/*.js'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     files: ['scripts/**', 'e2e/**', 'web/scripts/**'],
     rules: { 'no-console': 'off' },
   },

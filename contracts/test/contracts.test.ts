@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CREDIT_PACKS, idempotencyKeySchema, isAppRoute, packByPrice } from '../src/index.ts';
+import {
+  CREDIT_PACKS,
+  downloadQuerySchema,
+  idempotencyKeySchema,
+  isAppRoute,
+  originalFileName,
+  packByPrice,
+  shareTokenSchema,
+  stagedFileName,
+} from '../src/index.ts';
 
 describe('app routes', () => {
   it('knows every screen of the app', () => {
@@ -34,5 +43,23 @@ describe('Idempotency-Key', () => {
     for (const key of ['short', 'x'.repeat(101), 'has space', 'semi;colon', '']) {
       expect(idempotencyKeySchema.safeParse(key).success, key).toBe(false);
     }
+  });
+});
+
+describe('publishing', () => {
+  it('takes a download size, and a label of 0 or 1 that is off unless asked for', () => {
+    expect(downloadQuerySchema.parse({ size: 'hd' })).toEqual({ size: 'hd', label: '0' });
+    expect(downloadQuerySchema.parse({ size: '4k', label: '1' })).toEqual({ size: '4k', label: '1' });
+    for (const bad of [{}, { size: '8k' }, { size: 'hd', label: 'true' }, { size: 'hd', other: '1' }, { size: ['hd', '4k'] }]) {
+      expect(downloadQuerySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+  it('names staged and original downloads as the gallery always has', () => {
+    expect(stagedFileName('modern', 1700000000000)).toBe('staged-modern-1700000000000.jpg');
+    expect(originalFileName(1700000000000)).toBe('original-1700000000000.jpg');
+  });
+  it('takes share tokens of 43 base64url characters only', () => {
+    expect(shareTokenSchema.safeParse('A'.repeat(43)).success).toBe(true);
+    for (const bad of ['A'.repeat(42), 'A'.repeat(44), `${'A'.repeat(42)}=`, `${'A'.repeat(42)}/`]) expect(shareTokenSchema.safeParse(bad).success, bad).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { createTestEngines } from './dev/test-engines.ts';
 import { OidcClient } from './integrations/google-oidc.ts';
 import { AuthService } from './domain/auth/auth.service.ts';
 import { CreditsService } from './domain/credits/credits.service.ts';
+import { DownloadsService } from './domain/downloads/downloads.service.ts';
 import { ImagesService } from './domain/images/images.service.ts';
 import { JobQueue } from './domain/jobs/job-queue.ts';
 import { JobsRepository } from './domain/jobs/jobs.repository.ts';
@@ -16,6 +17,7 @@ import { PayPalSimulator } from './dev/paypal-simulator/simulator.ts';
 import { PayPalClient } from './integrations/paypal.ts';
 import { PaymentsService } from './domain/payments/payments.service.ts';
 import { RateLimitsService } from './domain/rate-limits/rate-limits.service.ts';
+import { SharesService } from './domain/shares/shares.service.ts';
 import type { StagingEngine } from './staging/engine.ts';
 import { createLocalEngine } from './staging/local/index.ts';
 import { LockedEngine } from './staging/lock/engine.ts';
@@ -55,6 +57,10 @@ export interface Container {
   payments: PaymentsService;
   /** Rate-limit counters in the database (RATE_LIMIT_STORE=database; the workers sweep them). */
   rateLimits: RateLimitsService;
+  /** Staged photos in the sizes the packs include, labelled on request. */
+  downloads: DownloadsService;
+  /** Public share links of stagings. */
+  shares: SharesService;
 }
 
 /** Tests pass their own parts (a fresh database, a fake provider); the rest comes from config. */
@@ -113,7 +119,9 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     });
   const rateLimits = overrides.rateLimits ?? new RateLimitsService(db);
   const jobs = overrides.jobs ?? new JobsService(db, jobsRepository, credits, images, config.publicOrigin, (tx, userId) => payments.priorityForUser(tx, userId));
-  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits };
+  const downloads = overrides.downloads ?? new DownloadsService(jobs, images, payments);
+  const shares = overrides.shares ?? new SharesService(db, jobs, images, config.publicOrigin);
+  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits, downloads, shares };
 }
 
 function createPayPal(

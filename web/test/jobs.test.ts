@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { PROGRESS_STAGES, stageForTick } from '../src/features/generate/progress-panel.tsx';
-import { originalFileName, stagedFileName } from '../src/features/gallery/download.ts';
 import { creditsUsedLabel, isInProgress, jobTitle, processingTime, statusLabel } from '../src/lib/job-format.ts';
 
 describe('job display rules', () => {
@@ -40,12 +39,5 @@ describe('progress panel', () => {
     expect(stageForTick(15, false)).toBe(2);
     expect(stageForTick(10_000, false)).toBe(2);
     expect(stageForTick(1, true)).toBe(3);
-  });
-});
-
-describe('download names', () => {
-  it('are staged-<style>-<time>.jpg and original-<time>.jpg', () => {
-    expect(stagedFileName('modern', 1700000000000)).toBe('staged-modern-1700000000000.jpg');
-    expect(originalFileName(1700000000000)).toBe('original-1700000000000.jpg');
   });
 });

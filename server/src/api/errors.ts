@@ -1,10 +1,11 @@
 import type { CreditsErrorCode } from '../domain/credits/errors.ts';
+import type { DownloadsErrorCode } from '../domain/downloads/errors.ts';
 import type { CommonErrorCode } from '../domain/errors.ts';
 import type { ImagesErrorCode } from '../domain/images/errors.ts';
 import type { JobsErrorCode } from '../domain/jobs/errors.ts';
 import type { PaymentsErrorCode } from '../domain/payments/errors.ts';
 
-export type ErrorCode = CommonErrorCode | CreditsErrorCode | JobsErrorCode | ImagesErrorCode | PaymentsErrorCode;
+export type ErrorCode = CommonErrorCode | CreditsErrorCode | JobsErrorCode | ImagesErrorCode | PaymentsErrorCode | DownloadsErrorCode;
 
 /** The HTTP status of every domain error code: the only place a refusal becomes a status. */
 const HTTP_STATUS = {
@@ -18,6 +19,8 @@ const HTTP_STATUS = {
   TOO_MANY_ACTIVE_JOBS: 429,
   IDEMPOTENCY_KEY_REUSED: 422,
   JOB_NOT_FAILED: 409,
+  JOB_NOT_COMPLETED: 409,
+  SIZE_NOT_INCLUDED: 403,
   INVALID_BASE64: 400,
   FILE_TOO_LARGE: 413,
   UNSUPPORTED_IMAGE_TYPE: 415,

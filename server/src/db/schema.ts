@@ -260,3 +260,29 @@ export const rateLimits = pgTable(
   },
   (t) => [index('rate_limits_resets_at_idx').on(t.resetsAt)],
 );
+
+/**
+ * Public share links (issue 16): `/s/{token}` shows a staging's before and after and its unaltered
+ * original to anyone holding the token. The token itself is never stored, only its SHA-256: a
+ * leaked table opens no page. A share has exactly one subject; today a job (one per job: a new
+ * link replaces the old), and deleting the job removes its share. A listing share adds its own
+ * subject column and widens the `num_nonnulls` check, without touching these rows.
+ */
+export const shares = pgTable(
+  'shares',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Hex SHA-256 of the random token in the link. */
+    tokenHash: text().notNull().unique(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id),
+    jobId: uuid().references(() => jobs.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('shares_one_subject', sql`num_nonnulls(${t.jobId}) = 1`),
+    uniqueIndex('shares_job_id_idx').on(t.jobId),
+    index('shares_user_id_idx').on(t.userId),
+  ],
+);

@@ -7,7 +7,8 @@ import { requireUser } from '../session.ts';
 /** Image URLs are unique per stored file: cached privately for a year, never revalidated needlessly. */
 const IMMUTABLE = 'private, max-age=31536000, immutable';
 
-const etagMatches = (req: FastifyRequest, etag: string) => {
+/** Whether the request already holds this version (If-None-Match). */
+export const etagMatches = (req: FastifyRequest, etag: string) => {
   const header = req.headers['if-none-match'];
   if (!header) return false;
   return header === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);

@@ -1,6 +1,6 @@
 import { DomainError } from '../errors.ts';
 
-export type JobsErrorCode = 'TOO_MANY_ACTIVE_JOBS' | 'IDEMPOTENCY_KEY_REUSED' | 'JOB_NOT_FAILED';
+export type JobsErrorCode = 'TOO_MANY_ACTIVE_JOBS' | 'IDEMPOTENCY_KEY_REUSED' | 'JOB_NOT_FAILED' | 'JOB_NOT_COMPLETED';
 
 /** A user already has `limit` jobs pending or processing. */
 export class TooManyActiveJobsError extends DomainError<JobsErrorCode> {
@@ -20,5 +20,12 @@ export class IdempotencyKeyReusedError extends DomainError<JobsErrorCode> {
 export class JobNotFailedError extends DomainError<JobsErrorCode> {
   constructor() {
     super('JOB_NOT_FAILED', 'Only a failed staging can be retried');
+  }
+}
+
+/** A download or share of a job that has no staged image (yet, or ever: it failed). */
+export class JobNotCompletedError extends DomainError<JobsErrorCode> {
+  constructor() {
+    super('JOB_NOT_COMPLETED', 'Only a finished staging can be downloaded or shared.');
   }
 }

@@ -140,6 +140,12 @@ export class JobsRepository {
     return row;
   }
 
+  /** A job by id alone, whoever owns it (a share link resolves to it). */
+  async findById(jobId: string): Promise<JobView | undefined> {
+    const [row] = await this.db.select(jobColumns).from(jobs).where(eq(jobs.id, jobId));
+    return row;
+  }
+
   /** The user's job locked FOR SHARE until `tx` ends: a regeneration's source cannot be deleted under it. */
   async findOwnedForShare(tx: Tx, userId: string, jobId: string): Promise<JobRow | undefined> {
     const [row] = await tx.select().from(jobs).where(owned(userId, jobId)).for('share');

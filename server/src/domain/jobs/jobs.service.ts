@@ -14,8 +14,16 @@ import { isUuid } from '../../storage/keys.ts';
 import type { CreditsService } from '../credits/credits.service.ts';
 import { NotFoundError } from '../errors.ts';
 import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from '../images/images.service.ts';
-import { IdempotencyKeyReusedError, JobNotFailedError, TooManyActiveJobsError } from './errors.ts';
+import { IdempotencyKeyReusedError, JobNotCompletedError, JobNotFailedError, TooManyActiveJobsError } from './errors.ts';
 import type { JobRow, JobsRepository, JobView } from './jobs.repository.ts';
+
+/** A job that has its staged image. */
+export type CompletedJob = JobView & { stagedImageId: string };
+
+function completed(row: JobView): CompletedJob {
+  if (row.status !== 'completed' || !row.stagedImageId) throw new JobNotCompletedError();
+  return { ...row, stagedImageId: row.stagedImageId };
+}
 
 export function toJob(row: JobView): Job {
   return {
@@ -151,6 +159,17 @@ export class JobsService {
 
   async get(userId: string, jobId: string): Promise<Job> {
     return toJob(await this.findOwned(userId, jobId));
+  }
+
+  /** The user's completed job with its staged image, for a download or a share; another user's is a 404. */
+  async findCompleted(userId: string, jobId: string): Promise<CompletedJob> {
+    return completed(await this.findOwned(userId, jobId));
+  }
+
+  /** A completed job whoever owns it: only for a share link, which the owner handed out. */
+  async findCompletedById(jobId: string): Promise<CompletedJob | null> {
+    const row = await this.repository.findById(jobId);
+    return row?.status === 'completed' && row.stagedImageId ? { ...row, stagedImageId: row.stagedImageId } : null;
   }
 
   private async findOwned(userId: string, jobId: string, tx?: Tx): Promise<JobView> {

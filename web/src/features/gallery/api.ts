@@ -1,5 +1,13 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { jobPageResponseSchema, jobSchema, type JobPage, type RegenerateJobRequest } from '@roomstager/contracts';
+import {
+  downloadSizesResponseSchema,
+  jobPageResponseSchema,
+  jobSchema,
+  shareResponseSchema,
+  type DownloadSize,
+  type JobPage,
+  type RegenerateJobRequest,
+} from '@roomstager/contracts';
 import { apiJson, apiRequest } from '../../lib/api-client.ts';
 import { idempotencyHeader, JOB_POLL_MS, useRefreshAfterJobChange, type Keyed } from '../../lib/job-changes.ts';
 import { isInProgress } from '../../lib/job-format.ts';
@@ -68,3 +76,26 @@ export function useRetryJob() {
 export async function fetchImage(url: string): Promise<Blob> {
   return (await apiRequest('GET', url)).blob();
 }
+
+/** The sizes this account may download (4K after buying the Enterprise pack): read each time a dialog asks, as a purchase may have changed it. */
+export const useDownloadSizes = () =>
+  useQuery({
+    queryKey: queryKeys.downloadSizes,
+    queryFn: ({ signal }) => apiJson('GET', '/api/downloads/sizes', downloadSizesResponseSchema, undefined, { signal }),
+    staleTime: 0,
+    refetchOnMount: 'always',
+    refetchOnWindowFocus: false,
+  });
+
+/** The staged photo of a job at a size, with the "Virtually Staged" stamp or without. */
+export const stagedDownloadUrl = (jobId: string, size: DownloadSize, label: boolean) => `/api/jobs/${jobId}/download?size=${size}&label=${label ? 1 : 0}`;
+
+/** A new public link to a job (the job's earlier link stops working). */
+export const useCreateShare = () => useMutation({ mutationFn: (jobId: string) => apiJson('POST', `/api/jobs/${jobId}/share`, shareResponseSchema) });
+
+export const useRevokeShare = () =>
+  useMutation({
+    mutationFn: async (token: string) => {
+      await apiRequest('DELETE', `/api/shares/${token}`);
+    },
+  });

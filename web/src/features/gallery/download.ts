@@ -18,6 +18,3 @@ export async function downloadImage(url: string, filename: string): Promise<void
     toast({ title: 'Download Failed', description: 'Could not download the image. Please try again.', variant: 'destructive' });
   }
 }
-
-export const stagedFileName = (style: string, now = Date.now()) => `staged-${style}-${now}.jpg`;
-export const originalFileName = (now = Date.now()) => `original-${now}.jpg`;

@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { Download, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
-import { STYLES, type Job, type Style } from '@roomstager/contracts';
+import { originalFileName, STYLES, type Job, type Style } from '@roomstager/contracts';
 import { BeforeAfterSlider, PHOTO_MAX_HEIGHT } from '../../components/before-after-slider.tsx';
 import { RoomUnchanged } from '../../components/room-unchanged.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -13,7 +13,9 @@ import { creditsUsedLabel, isInProgress, jobTitle, processingTime, roomTypeLabel
 import { useSession } from '../../lib/session.ts';
 import { STYLE_INFO } from '../../lib/style-info.ts';
 import { useDeleteJob, useRegenerateJob, useRetryJob, useUpdateLabel } from './api.ts';
-import { downloadImage, originalFileName, stagedFileName } from './download.ts';
+import { downloadImage } from './download.ts';
+import { DownloadOptions } from './download-options.tsx';
+import { SharePanel } from './share-panel.tsx';
 import { StatusBadge } from './status-badge.tsx';
 
 const fieldClass =
@@ -205,18 +207,17 @@ export function JobDialog({ job, onClose, onRegenerated, returnFocus }: JobDialo
             <dd className="mt-1 font-medium">{formatDate(job.createdAt)}</dd>
           </div>
         </dl>
-        <div className="flex flex-wrap gap-2">
-          {job.stagedImageUrl && (
-            <Button variant="primary" onClick={() => downloadImage(job.stagedImageUrl as string, stagedFileName(job.style))}>
-              <Download aria-hidden className="size-4" />
-              Download Staged
-            </Button>
-          )}
+        {job.stagedImageUrl ? (
+          <div className="grid items-start gap-4 lg:grid-cols-2">
+            <DownloadOptions key={`download-${job.id}`} job={job} />
+            <SharePanel key={`share-${job.id}`} job={job} />
+          </div>
+        ) : (
           <Button variant="outline" onClick={() => downloadImage(job.originalImageUrl, originalFileName())}>
             <Download aria-hidden className="size-4" />
             Download Original
           </Button>
-        </div>
+        )}
         <div className="flex flex-wrap items-end gap-2 border-t border-stone-200 pt-5">
           <div>
             <label htmlFor={`regen-style-${job.id}`} className="text-sm font-medium text-stone-800">
