@@ -6,3 +6,4 @@ export * from './users.ts';
 export * from './credits.ts';
 export * from './jobs.ts';
 export * from './payments.ts';
+export * from './public-api.ts';

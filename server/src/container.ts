@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './db/client.ts';
 import { DevOidcIssuer } from './dev/oidc-issuer.ts';
 import { createTestEngines } from './dev/test-engines.ts';
 import { OidcClient } from './integrations/google-oidc.ts';
+import { ApiKeysService } from './domain/api-keys/api-keys.service.ts';
 import { AuthService } from './domain/auth/auth.service.ts';
 import { CreditsService } from './domain/credits/credits.service.ts';
 import { ImagesService } from './domain/images/images.service.ts';
@@ -16,6 +17,7 @@ import { PayPalSimulator } from './dev/paypal-simulator/simulator.ts';
 import { PayPalClient } from './integrations/paypal.ts';
 import { PaymentsService } from './domain/payments/payments.service.ts';
 import { RateLimitsService } from './domain/rate-limits/rate-limits.service.ts';
+import { WebhooksService } from './domain/webhooks/webhooks.service.ts';
 import type { StagingEngine } from './staging/engine.ts';
 import { createLocalEngine } from './staging/local/index.ts';
 import { LockedEngine } from './staging/lock/engine.ts';
@@ -55,6 +57,10 @@ export interface Container {
   payments: PaymentsService;
   /** Rate-limit counters in the database (RATE_LIMIT_STORE=database; the workers sweep them). */
   rateLimits: RateLimitsService;
+  /** Keys of the public API (/api/v1). */
+  apiKeys: ApiKeysService;
+  /** Signed webhooks of API jobs: written as jobs end, sent by the workers' sweep. */
+  webhooks: WebhooksService;
 }
 
 /** Tests pass their own parts (a fresh database, a fake provider); the rest comes from config. */
@@ -101,7 +107,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const engine = overrides.engine ?? createEngine(config, testEngines);
   const images = overrides.images ?? new ImagesService(db, storage);
   const uploads = overrides.uploads ?? new UploadsService(db, images);
-  const queue = overrides.queue ?? new JobQueue(db, jobsRepository, credits, images);
+  const webhooks = overrides.webhooks ?? new WebhooksService(db, { publicOrigin: config.publicOrigin, development: !config.production });
+  const queue = overrides.queue ?? new JobQueue(db, jobsRepository, credits, images, (tx, job) => webhooks.recordEnd(tx, job));
   const { paypal, paypalSimulator, webhookId } = createPayPal(config, overrides);
   const payments =
     overrides.payments ??
@@ -113,7 +120,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     });
   const rateLimits = overrides.rateLimits ?? new RateLimitsService(db);
   const jobs = overrides.jobs ?? new JobsService(db, jobsRepository, credits, images, config.publicOrigin, (tx, userId) => payments.priorityForUser(tx, userId));
-  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits };
+  const apiKeys = overrides.apiKeys ?? new ApiKeysService(db, payments);
+  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits, apiKeys, webhooks };
 }
 
 function createPayPal(

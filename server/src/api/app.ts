@@ -11,6 +11,7 @@ import { DomainError } from '../domain/errors.ts';
 import { httpStatus } from './errors.ts';
 import { isApiPath } from './paths.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
+import { apiKeysRoutes } from './routes/api-keys.routes.ts';
 import { authRoutes } from './routes/auth.routes.ts';
 import { creditsRoutes } from './routes/credits.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
@@ -18,6 +19,7 @@ import { imagesRoutes } from './routes/images.routes.ts';
 import { jobsRoutes } from './routes/jobs.routes.ts';
 import { paymentsRoutes } from './routes/payments.routes.ts';
 import { paypalRoutes } from './routes/paypal.routes.ts';
+import { publicApiRoutes } from './routes/public-api.routes.ts';
 import { uploadsRoutes } from './routes/uploads.routes.ts';
 import { usersRoutes } from './routes/users.routes.ts';
 import { helmetOptions, paymentProviderSources, registerCrossSiteProtection } from './security.ts';
@@ -109,6 +111,8 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   jobsRoutes(app, container);
   paypalRoutes(app, container);
   paymentsRoutes(app, container);
+  apiKeysRoutes(app, container);
+  await publicApiRoutes(app, container);
   if (container.devIssuer) await container.devIssuer.mount(app);
   if (container.paypalSimulator) await container.paypalSimulator.mount(app);
 

@@ -50,7 +50,7 @@ export class PaymentsService {
   private readonly reconciliation: Reconciliation;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly credits: CreditsService,
     private readonly paypal: PayPalClient,
     private readonly options: PaymentsServiceOptions,
@@ -129,6 +129,11 @@ export class PaymentsService {
   async priorityForUser(executor: Executor, userId: string): Promise<number> {
     const packs = await this.repository.completedPacks(executor, userId);
     return Math.max(0, ...packs.map((pack) => PRIORITY_BY_PACK[pack] ?? 0));
+  }
+
+  /** Whether the user holds a purchase of the pack: captured and not refunded. */
+  async hasBought(userId: string, pack: CreditPackId): Promise<boolean> {
+    return (await this.repository.completedPacks(this.db, userId)).includes(pack);
   }
 
   /** Money spent, in cents: completed purchases (refunded ones gave the money back). */
