@@ -6,9 +6,10 @@ import { SiteFooter } from '../../components/layout/site-footer.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { usePageMeta } from '../../lib/use-page-meta.ts';
 
+/** A code example; focusable, so a keyboard can scroll its long lines on a phone. */
 function Code({ children }: { children: string }) {
   return (
-    <pre className="mt-3 overflow-x-auto rounded-lg bg-stone-900 p-4 text-sm leading-relaxed text-stone-100">
+    <pre tabIndex={0} className="mt-3 overflow-x-auto rounded-lg bg-stone-900 p-4 text-sm leading-relaxed text-stone-100 focus-visible:outline-2 focus-visible:outline-accent-700">
       <code>{children}</code>
     </pre>
   );
