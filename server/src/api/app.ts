@@ -19,7 +19,7 @@ import { imagesRoutes } from './routes/images.routes.ts';
 import { jobsRoutes } from './routes/jobs.routes.ts';
 import { paymentsRoutes } from './routes/payments.routes.ts';
 import { paypalRoutes } from './routes/paypal.routes.ts';
-import { publicApiRoutes } from './routes/public-api.routes.ts';
+import { isPublicApiPath, publicApiRoutes, sendPublicApiNotFound } from './routes/public-api.routes.ts';
 import { uploadsRoutes } from './routes/uploads.routes.ts';
 import { usersRoutes } from './routes/users.routes.ts';
 import { helmetOptions, paymentProviderSources, registerCrossSiteProtection } from './security.ts';
@@ -120,6 +120,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
 
   app.setNotFoundHandler((req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';
+    if (isPublicApiPath(pathname)) return sendPublicApiNotFound(reply);
     if (isApiPath(pathname) || !sendShell || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return reply.code(404).send({ message: 'Not found' });
     }

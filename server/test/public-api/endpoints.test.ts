@@ -2,15 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { apiAccountSchema, apiErrorSchema, apiImageSchema, apiJobListSchema, apiJobSchema, apiKeysResponseSchema } from '@roomstager/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, type TestApp } from '../helpers.ts';
-import { b64, DrawingEngine, FailingEngine, invalidImageError, makeJpeg } from '../pipeline/fakes.ts';
-import { balanceOf, ledgerOf, workerFor } from '../pipeline/pipeline-helpers.ts';
-import { appCall, createKey, grantEnterprise, newDeveloper, refundEnterprise, uploadWithKey, v1, type Developer } from './public-api-helpers.ts';
-
-const drain = async (t: TestApp, engine = new DrawingEngine()) => {
-  while (await workerFor(t, engine).runOnce()) {
-    // until no job is pending
-  }
-};
+import { b64, FailingEngine, invalidImageError, makeJpeg } from '../pipeline/fakes.ts';
+import { balanceOf, ledgerOf } from '../pipeline/pipeline-helpers.ts';
+import { appCall, createKey, drain, grantEnterprise, newDeveloper, refundEnterprise, uploadWithKey, v1, type Developer } from './public-api-helpers.ts';
 
 describe.each(databaseKinds)('the public API on %s', (kind) => {
   let t: TestApp;

@@ -5,7 +5,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { payments } from '../../src/db/schema.ts';
 import { createSignedInUser, sameOrigin, type TestApp } from '../helpers.ts';
-import { b64, makeJpeg } from '../pipeline/fakes.ts';
+import { b64, DrawingEngine, makeJpeg } from '../pipeline/fakes.ts';
+import { workerFor } from '../pipeline/pipeline-helpers.ts';
+import type { StagingEngine } from '../../src/staging/engine.ts';
 
 export interface Developer {
   id: string;
@@ -68,4 +70,11 @@ export async function uploadWithKey(t: TestApp, key: string, headers: Record<str
   const res = await v1(t, key, 'POST', '/api/v1/images', { imageData: b64(await makeJpeg()), filename: 'room.jpg' }, headers);
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
+}
+
+/** Runs every pending job with `engine` (drawing a result by default) until none is left. */
+export async function drain(t: TestApp, engine: StagingEngine = new DrawingEngine()): Promise<void> {
+  while (await workerFor(t, engine).runOnce()) {
+    // until no job is pending
+  }
 }

@@ -5,9 +5,8 @@ import { apiJobSchema, webhookEventSchema, webhookSecretResponseSchema } from '@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhooksService } from '../../src/domain/webhooks/webhooks.service.ts';
 import { createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
-import { DrawingEngine, FailingEngine, invalidImageError } from '../pipeline/fakes.ts';
-import { workerFor } from '../pipeline/pipeline-helpers.ts';
-import { appCall, newDeveloper, uploadWithKey, v1, type Developer } from './public-api-helpers.ts';
+import { FailingEngine, invalidImageError } from '../pipeline/fakes.ts';
+import { appCall, drain, newDeveloper, uploadWithKey, v1, type Developer } from './public-api-helpers.ts';
 
 /** The receiver's side, as /docs/api tells a developer to write it. */
 function verify(secret: string, header: string, body: string, toleranceSeconds = 300): boolean {
@@ -68,13 +67,9 @@ describe.each(databaseKinds)('webhooks of API jobs on %s', (kind) => {
     const hook = await receiver();
     try {
       const completed = await jobWithHook(hook.url);
-      while (await workerFor(t, new DrawingEngine()).runOnce()) {
-        // run it
-      }
+      await drain(t);
       const failed = await jobWithHook(hook.url);
-      while (await workerFor(t, new FailingEngine(invalidImageError)).runOnce()) {
-        // fail it
-      }
+      await drain(t, new FailingEngine(invalidImageError));
       expect(await t.container.webhooks.deliverDue(10, quiet)).toBe(2);
       expect(hook.received).toHaveLength(2);
       for (const { headers, body } of hook.received) {
@@ -106,9 +101,7 @@ describe.each(databaseKinds)('webhooks of API jobs on %s', (kind) => {
     const log = { info: (_f: object, msg: string) => lines.push(msg), warn: (_f: object, msg: string) => lines.push(msg) };
     try {
       const jobId = await jobWithHook(hook.url);
-      while (await workerFor(t, new DrawingEngine()).runOnce()) {
-        // run it
-      }
+      await drain(t);
       expect(await fast.deliverDue(10, log)).toBe(1);
       expect(await fast.deliverDue(10, log)).toBe(0); // not due again before its backoff
       await new Promise((r) => setTimeout(r, 150));
@@ -128,9 +121,7 @@ describe.each(databaseKinds)('webhooks of API jobs on %s', (kind) => {
     const short = new WebhooksService(t.container.database.db, { publicOrigin: 'http://localhost:3000', development: true, retryDelaysMs: [50], maxAgeMs: 600 });
     try {
       const jobId = await jobWithHook(down.url);
-      while (await workerFor(t, new DrawingEngine()).runOnce()) {
-        // run it
-      }
+      await drain(t);
       for (let i = 0; i < 40 && (await short.deliveriesOf(jobId))[0]?.status === 'pending'; i++) {
         await short.deliverDue(10, quiet);
         await new Promise((r) => setTimeout(r, 60));
@@ -165,9 +156,7 @@ describe.each(databaseKinds)('webhooks of API jobs on %s', (kind) => {
       const literal = await jobWithHook(`https://127.0.0.1:${port}/hook`);
       const named = await jobWithHook(`https://localhost:${port}/hook`);
       const mapped = await jobWithHook(`https://[::ffff:127.0.0.1]:${port}/hook`);
-      while (await workerFor(t, new DrawingEngine()).runOnce()) {
-        // run them
-      }
+      await drain(t);
       expect(await guarded.deliverDue(10, quiet)).toBe(3);
       expect(hook.received).toEqual([]);
       for (const jobId of [literal, named, mapped]) {

@@ -43,6 +43,12 @@ function fastifyCode(error: FastifyError): string {
 const errorBody = (code: string, message: string, details?: unknown): ApiErrorBody =>
   ({ error: { code, message, ...(Array.isArray(details) ? { details } : {}) } }) as ApiErrorBody;
 
+/** Whether a path is in the public API (the app's 404 answers there in its shape too: the web app's static files route GETs there first). */
+export const isPublicApiPath = (pathname: string) => pathname === PUBLIC_API_PREFIX || pathname.startsWith(`${PUBLIC_API_PREFIX}/`);
+
+/** The public API's answer for a path it does not have. */
+export const sendPublicApiNotFound = (reply: FastifyReply) => reply.code(404).send(errorBody('NOT_FOUND', 'No such endpoint. See /api/v1/openapi.json.'));
+
 /**
  * The public API of the Enterprise pack: every operation of `V1_OPERATIONS` (contracts), each
  * authenticated by its Bearer key only (no cookies, so the app's same-origin rule does not apply:
@@ -119,7 +125,7 @@ export async function publicApiRoutes(app: FastifyInstance, container: Container
         }
         return reply.code(status).send(errorBody(fastifyCode(fastifyError), fastifyError.message));
       });
-      scope.setNotFoundHandler((_req, reply) => reply.code(404).send(errorBody('NOT_FOUND', 'No such endpoint. See /api/v1/openapi.json.')));
+      scope.setNotFoundHandler((_req, reply) => sendPublicApiNotFound(reply));
       for (const [id, operation] of Object.entries(V1_OPERATIONS) as Array<[V1OperationId, (typeof V1_OPERATIONS)[V1OperationId]]>) {
         scope.route({
           method: operation.method.toUpperCase() as 'GET' | 'POST' | 'DELETE',
