@@ -14,9 +14,14 @@ export interface LoadResult {
 }
 
 /** autocannon in its own process, so the load generator does not share the server's event loop. */
-export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string },
+): Promise<LoadResult> {
   const bin = path.join(repoRoot, 'node_modules/.bin/autocannon');
   const args = ['-j', '-c', String(options.connections), '-d', String(options.seconds)];
+  if (options.method) args.push('-m', options.method);
+  if (options.body !== undefined) args.push('-b', options.body);
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}=${v}`);
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(bin, [...args, url], { stdio: ['ignore', 'pipe', 'ignore'] });

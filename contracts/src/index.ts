@@ -7,3 +7,4 @@ export * from './credits.ts';
 export * from './jobs.ts';
 export * from './payments.ts';
 export * from './publishing.ts';
+export * from './public-api.ts';

@@ -11,6 +11,8 @@ export const APP_ROUTES = [
   '/gallery',
   '/credits',
   '/profile',
+  '/api-keys',
+  '/docs/api',
 ] as const;
 
 export function isAppRoute(pathname: string): boolean {

@@ -52,6 +52,10 @@ const envSchema = z
     UPLOAD_RATE_LIMIT: int(1, 100_000, 30),
     /** Job creations, regenerations and retries per minute per signed-in user (each). */
     JOB_RATE_LIMIT: int(1, 100_000, 30),
+    /** Calls per minute per key of the public API (/api/v1), all of its endpoints together. */
+    API_RATE_LIMIT: int(1, 1_000_000, 120),
+    /** How often each worker sends the webhooks that are due (first attempts, and retries whose time has come). */
+    WEBHOOK_SWEEP_MS: int(100, 3_600_000, 1_000),
     /**
      * Where rate-limit counters live: `database` (the rate_limits table, one limit across every
      * server process on the database) or `memory` (each process counts alone).

@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './db/client.ts';
 import { DevOidcIssuer } from './dev/oidc-issuer.ts';
 import { createTestEngines } from './dev/test-engines.ts';
 import { OidcClient } from './integrations/google-oidc.ts';
+import { ApiKeysService } from './domain/api-keys/api-keys.service.ts';
 import { AuthService } from './domain/auth/auth.service.ts';
 import { CreditsService } from './domain/credits/credits.service.ts';
 import { DownloadsService } from './domain/downloads/downloads.service.ts';
@@ -18,6 +19,7 @@ import { PayPalClient } from './integrations/paypal.ts';
 import { PaymentsService } from './domain/payments/payments.service.ts';
 import { RateLimitsService } from './domain/rate-limits/rate-limits.service.ts';
 import { SharesService } from './domain/shares/shares.service.ts';
+import { WebhooksService } from './domain/webhooks/webhooks.service.ts';
 import type { StagingEngine } from './staging/engine.ts';
 import { createLocalEngine } from './staging/local/index.ts';
 import { LockedEngine } from './staging/lock/engine.ts';
@@ -61,6 +63,10 @@ export interface Container {
   downloads: DownloadsService;
   /** Public share links of stagings. */
   shares: SharesService;
+  /** Keys of the public API (/api/v1). */
+  apiKeys: ApiKeysService;
+  /** Signed webhooks of API jobs: written as jobs end, sent by the workers' sweep. */
+  webhooks: WebhooksService;
 }
 
 /** Tests pass their own parts (a fresh database, a fake provider); the rest comes from config. */
@@ -107,7 +113,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const engine = overrides.engine ?? createEngine(config, testEngines);
   const images = overrides.images ?? new ImagesService(db, storage);
   const uploads = overrides.uploads ?? new UploadsService(db, images);
-  const queue = overrides.queue ?? new JobQueue(db, jobsRepository, credits, images);
+  const webhooks = overrides.webhooks ?? new WebhooksService(db, { publicOrigin: config.publicOrigin, development: !config.production });
+  const queue = overrides.queue ?? new JobQueue(db, jobsRepository, credits, images, (tx, job) => webhooks.recordEnd(tx, job));
   const { paypal, paypalSimulator, webhookId } = createPayPal(config, overrides);
   const payments =
     overrides.payments ??
@@ -121,7 +128,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const jobs = overrides.jobs ?? new JobsService(db, jobsRepository, credits, images, config.publicOrigin, (tx, userId) => payments.priorityForUser(tx, userId));
   const downloads = overrides.downloads ?? new DownloadsService(jobs, images, payments);
   const shares = overrides.shares ?? new SharesService(db, jobs, images, config.publicOrigin);
-  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits, downloads, shares };
+  const apiKeys = overrides.apiKeys ?? new ApiKeysService(db, payments);
+  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits, downloads, shares, apiKeys, webhooks };
 }
 
 function createPayPal(

@@ -11,6 +11,7 @@ import { DomainError } from '../domain/errors.ts';
 import { httpStatus } from './errors.ts';
 import { isApiPath } from './paths.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
+import { apiKeysRoutes } from './routes/api-keys.routes.ts';
 import { authRoutes } from './routes/auth.routes.ts';
 import { creditsRoutes } from './routes/credits.routes.ts';
 import { downloadsRoutes } from './routes/downloads.routes.ts';
@@ -20,6 +21,7 @@ import { jobsRoutes } from './routes/jobs.routes.ts';
 import { paymentsRoutes } from './routes/payments.routes.ts';
 import { paypalRoutes } from './routes/paypal.routes.ts';
 import { sharesRoutes } from './routes/shares.routes.ts';
+import { isPublicApiPath, publicApiRoutes, sendPublicApiNotFound } from './routes/public-api.routes.ts';
 import { uploadsRoutes } from './routes/uploads.routes.ts';
 import { usersRoutes } from './routes/users.routes.ts';
 import { helmetOptions, paymentProviderSources, registerCrossSiteProtection } from './security.ts';
@@ -113,6 +115,8 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   sharesRoutes(app, container);
   paypalRoutes(app, container);
   paymentsRoutes(app, container);
+  apiKeysRoutes(app, container);
+  await publicApiRoutes(app, container);
   if (container.devIssuer) await container.devIssuer.mount(app);
   if (container.paypalSimulator) await container.paypalSimulator.mount(app);
 
@@ -120,6 +124,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
 
   app.setNotFoundHandler((req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';
+    if (isPublicApiPath(pathname)) return sendPublicApiNotFound(reply);
     if (isApiPath(pathname) || !sendShell || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return reply.code(404).send({ message: 'Not found' });
     }

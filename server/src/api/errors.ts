@@ -1,11 +1,13 @@
+import type { ApiKeysErrorCode } from '../domain/api-keys/errors.ts';
 import type { CreditsErrorCode } from '../domain/credits/errors.ts';
 import type { DownloadsErrorCode } from '../domain/downloads/errors.ts';
 import type { CommonErrorCode } from '../domain/errors.ts';
 import type { ImagesErrorCode } from '../domain/images/errors.ts';
 import type { JobsErrorCode } from '../domain/jobs/errors.ts';
 import type { PaymentsErrorCode } from '../domain/payments/errors.ts';
+import type { WebhooksErrorCode } from '../domain/webhooks/errors.ts';
 
-export type ErrorCode = CommonErrorCode | CreditsErrorCode | JobsErrorCode | ImagesErrorCode | PaymentsErrorCode | DownloadsErrorCode;
+export type ErrorCode = CommonErrorCode | CreditsErrorCode | JobsErrorCode | ImagesErrorCode | PaymentsErrorCode | DownloadsErrorCode | ApiKeysErrorCode | WebhooksErrorCode;
 
 /** The HTTP status of every domain error code: the only place a refusal becomes a status. */
 const HTTP_STATUS = {
@@ -38,6 +40,10 @@ const HTTP_STATUS = {
   PAYMENT_PROVIDER_ERROR: 502,
   WEBHOOK_NOT_CONFIGURED: 503,
   WEBHOOK_UNVERIFIED: 400,
+  INVALID_API_KEY: 401,
+  ENTERPRISE_REQUIRED: 403,
+  TOO_MANY_API_KEYS: 409,
+  WEBHOOK_URL_NOT_ALLOWED: 422,
 } as const satisfies Record<ErrorCode, number>;
 
 /** The status a domain error code answers with; a code without one is a bug, answered as a 500. */

@@ -103,9 +103,18 @@ export const images = pgTable(
     bytes: integer().notNull(),
     /** Hex SHA-256 of the stored bytes: the ETag. */
     sha256: text().notNull(),
+    /** An API upload's Idempotency-Key and the SHA-256 of its request: a replay answers this image. */
+    idempotencyKey: text(),
+    idempotencyFingerprint: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('images_user_id_idx').on(t.userId)],
+  (t) => [
+    index('images_user_id_idx').on(t.userId),
+    uniqueIndex('images_user_id_idempotency_key_idx')
+      .on(t.userId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
+    check('images_idempotency_key_with_fingerprint', sql`(${t.idempotencyKey} is null) = (${t.idempotencyFingerprint} is null)`),
+  ],
 );
 
 export const jobStatus = pgEnum('job_status', ['pending', 'processing', 'completed', 'failed']);
@@ -153,6 +162,8 @@ export const jobs = pgTable(
      */
     idempotencyKey: text(),
     idempotencyFingerprint: text(),
+    /** Where the job's end is POSTed as a signed event (jobs created through the API with webhookUrl). */
+    webhookUrl: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     processingStartedAt: timestamp({ withTimezone: true }),
     processingCompletedAt: timestamp({ withTimezone: true }),
@@ -284,5 +295,75 @@ export const shares = pgTable(
     check('shares_one_subject', sql`num_nonnulls(${t.jobId}) = 1`),
     uniqueIndex('shares_job_id_idx').on(t.jobId),
     index('shares_user_id_idx').on(t.userId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// The public API of the Enterprise pack (issue 17): keys, and signed webhooks of job ends.
+
+/**
+ * An API key. Only the SHA-256 of the secret is kept (a key is random, 256 bits, so a fast hash
+ * suffices); `prefix` is its first characters, shown to tell keys apart. A revoked key stays as a
+ * row (revoked_at) so its name still explains its ledger rows.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id),
+    name: text().notNull(),
+    prefix: text().notNull(),
+    secretHash: text().notNull().unique(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    revokedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('api_keys_user_id_idx').on(t.userId, t.createdAt)],
+);
+
+/** The per-account secret webhook deliveries are signed with (HMAC-SHA256); kept as it is, since signing needs it. */
+export const webhookSecrets = pgTable('webhook_secrets', {
+  userId: uuid()
+    .primaryKey()
+    .references(() => users.id),
+  secret: text().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const webhookDeliveryStatus = pgEnum('webhook_delivery_status', ['pending', 'delivered', 'failed']);
+
+/**
+ * One event to POST to a job's webhook URL, written in the transaction that ends the job. The
+ * worker's sweep sends those due, with backoff, for a day; every attempt updates the row
+ * (attempts, last status or error), so the row is the delivery's log. job_id has no foreign key:
+ * a job deleted after it ended still has its event delivered.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id),
+    jobId: uuid().notNull(),
+    url: text().notNull(),
+    event: text().notNull(),
+    /** The JSON body, fixed at the event: every retry sends the same bytes (with a fresh signature). */
+    payload: text().notNull(),
+    status: webhookDeliveryStatus().notNull().default('pending'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastStatusCode: integer(),
+    lastError: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_job_id_idx').on(t.jobId),
   ],
 );

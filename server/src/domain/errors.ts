@@ -15,7 +15,7 @@ export class DomainError<Code extends string = string> extends Error {
 }
 
 /** Refusals any domain (and the HTTP edge) may make; each domain declares its own beside its service. */
-export type CommonErrorCode = 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'RATE_LIMITED' | 'UNSUPPORTED_MEDIA_TYPE';
+export type CommonErrorCode = 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'RATE_LIMITED' | 'UNSUPPORTED_MEDIA_TYPE' | 'IDEMPOTENCY_KEY_REUSED';
 
 export class BadRequestError extends DomainError<'BAD_REQUEST'> {
   constructor(message: string, details?: unknown) {

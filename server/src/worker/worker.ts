@@ -2,6 +2,7 @@ import type { Container } from '../container.ts';
 import type { CreditsService } from '../domain/credits/credits.service.ts';
 import type { EventLog, PaymentsService } from '../domain/payments/payments.service.ts';
 import type { RateLimitsService } from '../domain/rate-limits/rate-limits.service.ts';
+import type { WebhooksService } from '../domain/webhooks/webhooks.service.ts';
 import { sleep } from './abort.ts';
 import { JobRunner, type JobRunnerOptions, type JobRunnerParts, type Running, type WorkerLogger } from './job-runner.ts';
 import { inBatches, runSweep, type SweepTask } from './sweeps.ts';
@@ -17,6 +18,8 @@ export interface WorkerOptions extends JobRunnerOptions {
    * every `intervalMs`; off when absent.
    */
   sweep?: { ageMs: number; intervalMs: number; paymentsAfterMs?: number };
+  /** Sending the due webhooks every `intervalMs` (a sweep of its own: a job's end is told within about that); off when absent. */
+  webhookSweep?: { intervalMs: number };
 }
 
 export interface WorkerParts extends JobRunnerParts {
@@ -26,6 +29,8 @@ export interface WorkerParts extends JobRunnerParts {
   payments?: PaymentsService;
   /** The ledger, checked by the sweep against every balance. */
   credits?: CreditsService;
+  /** Webhook deliveries, sent by the webhook sweep. */
+  webhooks?: WebhooksService;
   logger?: WorkerLogger;
 }
 
@@ -57,7 +62,8 @@ export class Worker {
   start(): void {
     if (this.loops.length) return;
     for (let i = 0; i < this.options.concurrency; i++) this.loops.push(this.loop());
-    if (this.options.sweep) this.loops.push(this.sweepLoop(this.options.sweep.intervalMs));
+    if (this.options.sweep) this.loops.push(this.sweepLoop(this.sweepTasks, this.options.sweep.intervalMs));
+    if (this.options.webhookSweep) this.loops.push(this.sweepLoop(this.webhookTasks, this.options.webhookSweep.intervalMs));
   }
 
   /** A job was queued: idle loops look at once. */
@@ -144,6 +150,15 @@ export class Worker {
     return found.length;
   }
 
+  /** Sends the webhooks that are due, a batch at a time; answers how many were attempted. */
+  async deliverWebhooks(): Promise<number> {
+    const { webhooks, logger } = this.parts;
+    return webhooks ? this.inBatches((limit) => webhooks.deliverDue(limit, logger ?? QUIET)) : 0;
+  }
+
+  /** The webhook sweep: often, so an event goes out within about its interval of the job's end. */
+  private readonly webhookTasks: readonly SweepTask[] = [{ name: 'delivering webhooks', run: () => this.deliverWebhooks() }];
+
   /** The sweep, in the order it runs. */
   private readonly sweepTasks: readonly SweepTask[] = [
     { name: 'sweeping unused uploads', run: () => this.sweepUnused(), done: (deleted) => [{ deleted }, 'worker: unused uploads deleted'] },
@@ -156,9 +171,9 @@ export class Worker {
     return inBatches(batch, () => this.stopping);
   }
 
-  private async sweepLoop(intervalMs: number): Promise<void> {
+  private async sweepLoop(tasks: readonly SweepTask[], intervalMs: number): Promise<void> {
     while (!this.stopping) {
-      await runSweep(this.sweepTasks, this.parts.logger);
+      await runSweep(tasks, this.parts.logger);
       await sleep(intervalMs, this.stopped.signal);
     }
   }
@@ -195,6 +210,7 @@ export function createWorker(
       rateLimits: container.rateLimits,
       payments: container.payments,
       credits: container.credits,
+      webhooks: container.webhooks,
       logger,
     },
     {
@@ -208,6 +224,7 @@ export function createWorker(
         intervalMs: config.WORKER_SWEEP_MS,
         paymentsAfterMs: config.PAYMENT_RECONCILE_AFTER_MINUTES * 60_000,
       },
+      webhookSweep: { intervalMs: config.WEBHOOK_SWEEP_MS },
       ...overrides,
     },
   );

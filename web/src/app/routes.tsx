@@ -13,6 +13,8 @@ const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
 const GeneratePage = lazy(() => import('../features/generate/generate-page.tsx'));
 const GalleryPage = lazy(() => import('../features/gallery/gallery-page.tsx'));
 const CreditsPage = lazy(() => import('../features/credits/credits-page.tsx'));
+const ApiKeysPage = lazy(() => import('../features/api-keys/api-keys-page.tsx'));
+const ApiDocsPage = lazy(() => import('../features/api-docs/api-docs-page.tsx'));
 const CheckoutPage = lazy(() => import('../features/checkout/checkout-page.tsx'));
 const SignedInLayout = lazy(() => import('../components/layout/signed-in-layout.tsx').then((m) => ({ default: m.SignedInLayout })));
 
@@ -24,6 +26,7 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/pricing': 'src/features/pricing/pricing-page.tsx',
   '/privacy-policy': 'src/features/legal/legal-page.tsx',
   '/terms-and-conditions': 'src/features/legal/legal-page.tsx',
+  '/docs/api': 'src/features/api-docs/api-docs-page.tsx',
 };
 
 function PageFallback() {
@@ -50,6 +53,8 @@ export function AppRoutes() {
         <Route path="/gallery" element={signedIn(<GalleryPage />)} />
         <Route path="/credits" element={signedIn(<CreditsPage />)} />
         <Route path="/profile" element={signedIn(<ProfilePage />)} />
+        <Route path="/api-keys" element={signedIn(<ApiKeysPage />)} />
+        <Route path="/docs/api" element={<ApiDocsPage />} />
         <Route path="/checkout/:amount" element={signedIn(<CheckoutPage />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

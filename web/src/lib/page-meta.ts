@@ -30,6 +30,11 @@ export const PAGE_META = {
   '/gallery': { title: `Your Gallery - ${SITE}`, description: 'Your staged photos.' },
   '/credits': { title: `Credits & Billing - ${SITE}`, description: 'Your credit balance and history.' },
   '/profile': { title: `Profile Settings - ${SITE}`, description: 'Your RoomStager profile.' },
+  '/api-keys': { title: `API Keys - ${SITE}`, description: 'Keys for the RoomStager API and the webhook signing secret.' },
+  '/docs/api': {
+    title: `API reference - ${SITE}`,
+    description: 'Stage photos from your own systems with the RoomStager API: keys, jobs, webhooks, with a curl example for each call.',
+  },
   '/checkout': { title: `Checkout - ${SITE}`, description: 'Buy a RoomStager credit pack.' },
   notFound: { title: `Page Not Found - ${SITE}`, description: 'This page does not exist.' },
 } satisfies Record<string, PageMeta>;

@@ -12,4 +12,6 @@ export const queryKeys = {
   userStats: ['/api/users/stats'] as const,
   paypalClientId: ['/api/paypal/client-id'] as const,
   pendingPayment: (orderID: string) => ['/api/payments/paypal-success', orderID] as const,
+  apiKeys: ['/api/api-keys'] as const,
+  webhookSecret: ['/api/api-keys/webhook-secret'] as const,
 };

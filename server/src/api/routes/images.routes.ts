@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import type { ImageRow } from '../../domain/images/images.service.ts';
+import type { ImageRow, ImagesService } from '../../domain/images/images.service.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { requireUser } from '../session.ts';
 
@@ -21,6 +21,29 @@ function cacheHeaders(reply: FastifyReply, etag: string, contentType: string): v
 }
 
 /**
+ * Answers an image's JPEG (304 when the client has it): for the app's image URLs and the API's.
+ * `download` adds `Content-Disposition: attachment` with a server-chosen name.
+ */
+export async function sendImage(req: FastifyRequest, reply: FastifyReply, images: ImagesService, row: ImageRow, download = false): Promise<FastifyReply> {
+  const etag = `"${row.sha256}"`;
+  if (etagMatches(req, etag)) {
+    cacheHeaders(reply, etag, row.contentType);
+    return reply.code(304).send();
+  }
+  const file = await images.openFile(row);
+  if (!file) {
+    req.log.error({ imageId: row.id }, 'image file missing from storage');
+    throw new NotFoundError('Image not found');
+  }
+  cacheHeaders(reply, etag, row.contentType);
+  if (download) {
+    reply.header('Content-Disposition', `attachment; filename="${row.kind === 'staged' ? 'staged' : 'original'}-${row.id}.jpg"`);
+  }
+  reply.header('Content-Length', String(row.bytes));
+  return reply.send(file);
+}
+
+/**
  * `GET /api/images/{id}` (the JPEG) and `/api/images/{id}/thumbnail` (the WebP card picture),
  * served to their owner only: anyone else gets the same 404 as for an id that does not exist.
  * `?download=1` adds `Content-Disposition: attachment` with a server-chosen name.
@@ -34,23 +57,7 @@ export function imagesRoutes(app: FastifyInstance, { images }: Container): void 
   };
 
   app.get<{ Params: { id: string }; Querystring: { download?: string } }>('/api/images/:id', async (req, reply) => {
-    const row = await owned(req);
-    const etag = `"${row.sha256}"`;
-    if (etagMatches(req, etag)) {
-      cacheHeaders(reply, etag, row.contentType);
-      return reply.code(304).send();
-    }
-    const file = await images.openFile(row);
-    if (!file) {
-      req.log.error({ imageId: row.id }, 'image file missing from storage');
-      throw new NotFoundError('Image not found');
-    }
-    cacheHeaders(reply, etag, row.contentType);
-    if (req.query.download === '1') {
-      reply.header('Content-Disposition', `attachment; filename="${row.kind === 'staged' ? 'staged' : 'original'}-${row.id}.jpg"`);
-    }
-    reply.header('Content-Length', String(row.bytes));
-    return reply.send(file);
+    return sendImage(req, reply, images, await owned(req), req.query.download === '1');
   });
 
   app.get<{ Params: { id: string } }>('/api/images/:id/thumbnail', async (req, reply) => {

@@ -21,19 +21,22 @@ const PAGE = /^[1-9][0-9]{0,5}$/;
 
 type IdParams = { Params: { id: string } };
 
+/**
+ * What a call that debits a credit says beside its body: its Idempotency-Key
+ * (docs/decisions/0015-idempotent-job-submission.md), and outside production a test engine asked
+ * for by header (production never looks). The API's job creation reads them the same way.
+ */
+export function jobOptionsOf(req: FastifyRequest, { config, testEngines }: Pick<Container, 'config' | 'testEngines'>): JobOptions {
+  const key = req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+  const idempotencyKey = key === undefined ? null : parseInput(idempotencyKeySchema, key, `${IDEMPOTENCY_KEY_HEADER} header`);
+  const name = req.headers[TEST_ENGINE_HEADER];
+  if (config.production || typeof name !== 'string' || !testEngines.has(name)) return { idempotencyKey };
+  return { idempotencyKey, requestedEngine: name };
+}
+
 /** The signed-in user's jobs. Another user's id is a 404. */
 export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: Container): void {
-  /**
-   * The calls that debit a credit: their Idempotency-Key (docs/decisions/0015-idempotent-job-submission.md), and outside production a test
-   * engine asked for by header (production never looks).
-   */
-  const jobOptions = (req: FastifyRequest): JobOptions => {
-    const key = req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
-    const idempotencyKey = key === undefined ? null : parseInput(idempotencyKeySchema, key, `${IDEMPOTENCY_KEY_HEADER} header`);
-    const name = req.headers[TEST_ENGINE_HEADER];
-    if (config.production || typeof name !== 'string' || !testEngines.has(name)) return { idempotencyKey };
-    return { idempotencyKey, requestedEngine: name };
-  };
+  const jobOptions = (req: FastifyRequest) => jobOptionsOf(req, { config, testEngines });
 
   /** Each of them per signed-in user and minute (JOB_RATE_LIMIT), over the shared rate-limit store. */
   const debitRateLimit = {

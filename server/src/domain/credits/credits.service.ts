@@ -69,9 +69,13 @@ export class CreditsService {
     return this.record(tx, { userId, type: 'grant', amount, description: ledgerDescription.freeTrial() });
   }
 
-  /** One credit for a job's run (its first, or a retry of a failed one). */
-  chargeStaging(tx: Tx, job: { userId: string; jobId: string; style: Style; retry: boolean }) {
-    const description = job.retry ? ledgerDescription.stagingRetry(job.style) : ledgerDescription.staging(job.style);
+  /** One credit for a job's run (its first, or a retry of a failed one); a job created through the API names its key. */
+  chargeStaging(tx: Tx, job: { userId: string; jobId: string; style: Style; retry: boolean; apiKey?: { name: string; prefix: string } | null }) {
+    const description = job.retry
+      ? ledgerDescription.stagingRetry(job.style)
+      : job.apiKey
+        ? ledgerDescription.stagingByApiKey(job.style, job.apiKey)
+        : ledgerDescription.staging(job.style);
     return this.record(tx, { userId: job.userId, type: 'usage', amount: -1, description, jobId: job.jobId });
   }
 

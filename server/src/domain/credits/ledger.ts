@@ -7,6 +7,7 @@ export const ledgerDescription = {
   freeTrial: () => FREE_TRIAL_DESCRIPTION,
   staging: (style: Style) => `Staging: ${STYLE_NAMES[style]}`,
   stagingRetry: (style: Style) => `Staging retry: ${STYLE_NAMES[style]}`,
+  stagingByApiKey: (style: Style, key: { name: string; prefix: string }) => `Staging: ${STYLE_NAMES[style]} (API key "${key.name}", ${key.prefix}...)`,
   stagingFailed: () => 'Refund: staging failed',
   stagingCancelled: () => 'Refund: staging cancelled',
   purchase: (pack: CreditPack) => packPurchaseDescription(pack),

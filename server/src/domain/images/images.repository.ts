@@ -23,6 +23,24 @@ export class ImagesRepository {
     return row;
   }
 
+  /** insert() of an upload with an Idempotency-Key; undefined when the user's key is taken (the first request's row stays). */
+  async insertKeyed(values: NewImage & { idempotencyKey: string; idempotencyFingerprint: string }): Promise<ImageRow | undefined> {
+    const [row] = await this.db
+      .insert(images)
+      .values(values)
+      .onConflictDoNothing({ target: [images.userId, images.idempotencyKey], where: sql`${images.idempotencyKey} is not null` })
+      .returning();
+    return row;
+  }
+
+  async findByIdempotencyKey(userId: string, key: string): Promise<ImageRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(images)
+      .where(and(eq(images.userId, userId), eq(images.idempotencyKey, key)));
+    return row;
+  }
+
   async findById(imageId: string): Promise<ImageRow | undefined> {
     const [row] = await this.db.select().from(images).where(eq(images.id, imageId));
     return row;

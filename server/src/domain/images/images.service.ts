@@ -3,7 +3,8 @@ import type { Db, Executor, Tx } from '../../db/client.ts';
 import { imageKey, isUuid, thumbnailKey } from '../../storage/keys.ts';
 import type { ObjectStorage } from '../../storage/object-storage.ts';
 import { makeThumbnail, type NormalisedImage } from './image-files.ts';
-import { ImagesRepository, type ImageRow } from './images.repository.ts';
+import { replayed, type Idempotency } from '../idempotency.ts';
+import { ImagesRepository, type ImageRow, type NewImage } from './images.repository.ts';
 
 export type { ImageRow } from './images.repository.ts';
 
@@ -48,7 +49,11 @@ export class ImagesService {
     executor: Executor,
     values: { id: string; storageKey: string; userId: string; kind: 'original' | 'staged'; image: NormalisedImage },
   ): Promise<ImageRow> {
-    return this.repository.insert(executor, {
+    return this.repository.insert(executor, this.newRow(values));
+  }
+
+  private newRow(values: { id: string; storageKey: string; userId: string; kind: 'original' | 'staged'; image: NormalisedImage }): NewImage {
+    return {
       id: values.id,
       userId: values.userId,
       kind: values.kind,
@@ -58,7 +63,24 @@ export class ImagesService {
       height: values.image.height,
       bytes: values.image.jpeg.length,
       sha256: values.image.sha256,
+    };
+  }
+
+  /**
+   * The row of an upload sent with an Idempotency-Key (files written by storeFiles); undefined when
+   * the key is taken already: the caller deletes its files and answers the first request's image.
+   */
+  insertKeyedUpload(values: { id: string; storageKey: string; userId: string; image: NormalisedImage; idempotency: Idempotency }): Promise<ImageRow | undefined> {
+    return this.repository.insertKeyed({
+      ...this.newRow({ ...values, kind: 'original' }),
+      idempotencyKey: values.idempotency.key,
+      idempotencyFingerprint: values.idempotency.fingerprint,
     });
+  }
+
+  /** The user's upload already answered for this key, if any; a 422 when it was another request. */
+  async findKeyedUpload(userId: string, idempotency: Idempotency): Promise<ImageRow | undefined> {
+    return replayed(await this.repository.findByIdempotencyKey(userId, idempotency.key), idempotency);
   }
 
   /** The image when it belongs to the user; null for a malformed id, no image, or someone else's. */

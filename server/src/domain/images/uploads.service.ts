@@ -1,6 +1,7 @@
 import type { UploadRequest, UploadResponse } from '@roomstager/contracts';
 import { BadRequestError } from '../errors.ts';
 import type { Db } from '../../db/client.ts';
+import { idempotencyOf } from '../idempotency.ts';
 import { decodeBase64Image, normaliseUpload } from './image-files.ts';
 import { imageUrl, type ImagesService } from './images.service.ts';
 import { Semaphore } from './semaphore.ts';
@@ -30,16 +31,35 @@ export class UploadsService {
   ) {}
 
   async upload(userId: string, request: UploadRequest): Promise<UploadResponse> {
+    return { imageUrl: imageUrl(await this.store(userId, request, null)) };
+  }
+
+  /**
+   * Stores an upload; answers its image id. With an Idempotency-Key (the API's uploads), a replay
+   * of the same request answers the first image (looked up before decoding, and again when a
+   * concurrent replay took the key first, whose files this one then deletes); another request with
+   * the key is a 422.
+   */
+  async store(userId: string, request: UploadRequest, idempotencyKey: string | null): Promise<string> {
     if (PATH_LIKE_NAME.test(request.filename)) throw new BadRequestError('Invalid file name: it must be a plain name, not a path');
+    const idempotency = idempotencyOf(idempotencyKey, ['upload', request.imageData, request.filename]);
+    const earlier = idempotency ? await this.images.findKeyedUpload(userId, idempotency) : undefined;
+    if (earlier) return earlier.id;
     const bytes = decodeBase64Image(request.imageData);
     const image = await this.decoding.run(userId, () => normaliseUpload(bytes));
     const { id, storageKey } = await this.images.storeFiles(image);
+    let answer: string | undefined;
     try {
-      await this.images.insertRow(this.db, { id, storageKey, userId, kind: 'original', image });
-    } catch (err) {
-      await this.images.deleteFiles(id).catch(() => undefined);
-      throw err;
+      if (idempotency) {
+        answer = (await this.images.insertKeyedUpload({ id, storageKey, userId, image, idempotency }))?.id;
+        answer ??= (await this.images.findKeyedUpload(userId, idempotency))?.id;
+        if (!answer) throw new Error('Image row was not written');
+      } else {
+        answer = (await this.images.insertRow(this.db, { id, storageKey, userId, kind: 'original', image })).id;
+      }
+    } finally {
+      if (answer !== id) await this.images.deleteFiles(id).catch(() => undefined);
     }
-    return { imageUrl: imageUrl(id) };
+    return answer;
   }
 }

@@ -1,18 +1,11 @@
 import { DomainError } from '../errors.ts';
 
-export type JobsErrorCode = 'TOO_MANY_ACTIVE_JOBS' | 'IDEMPOTENCY_KEY_REUSED' | 'JOB_NOT_FAILED' | 'JOB_NOT_COMPLETED';
+export type JobsErrorCode = 'TOO_MANY_ACTIVE_JOBS' | 'JOB_NOT_FAILED' | 'JOB_NOT_COMPLETED';
 
 /** A user already has `limit` jobs pending or processing. */
 export class TooManyActiveJobsError extends DomainError<JobsErrorCode> {
   constructor(limit: number) {
     super('TOO_MANY_ACTIVE_JOBS', `You already have ${limit} stagings in progress. Please wait for them to finish.`);
-  }
-}
-
-/** An Idempotency-Key sent again with a different request. */
-export class IdempotencyKeyReusedError extends DomainError<JobsErrorCode> {
-  constructor() {
-    super('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request. Send a new key for a new request.');
   }
 }
 

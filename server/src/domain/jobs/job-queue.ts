@@ -1,11 +1,14 @@
 import type { StructureReport } from '@roomstager/contracts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { CreditsService } from '../credits/credits.service.ts';
 import type { NormalisedImage } from '../images/image-files.ts';
 import type { ImagesService } from '../images/images.service.ts';
-import type { ClaimedJob, JobResult, JobsRepository } from './jobs.repository.ts';
+import type { ClaimedJob, FinishedJob, JobResult, JobsRepository } from './jobs.repository.ts';
 
-export type { ClaimedJob } from './jobs.repository.ts';
+export type { ClaimedJob, FinishedJob } from './jobs.repository.ts';
+
+/** Told of every job that ends (completed or failed for good), inside the transaction that ends it. */
+export type JobEndListener = (tx: Tx, job: FinishedJob) => Promise<void>;
 
 class LeaseLost extends Error {}
 
@@ -23,6 +26,8 @@ export class JobQueue {
     private readonly repository: JobsRepository,
     private readonly credits: CreditsService,
     private readonly images: ImagesService,
+    /** The webhooks' outbox: an event written with the job's end commits or rolls back with it. */
+    private readonly onEnd: JobEndListener = async () => undefined,
   ) {}
 
   /** The next job to run, leased to this worker, or null when none is due. */
@@ -50,7 +55,9 @@ export class JobQueue {
         // Lock our row first: a concurrent delete either went before (no row) or waits for us.
         if (!(await this.repository.lockHeld(tx, job))) throw new LeaseLost();
         await this.images.insertRow(tx, { id: result.imageId, storageKey: result.storageKey, userId: job.userId, kind: 'staged', image: result.image });
-        if (!(await this.repository.markCompleted(tx, job, result))) throw new LeaseLost();
+        const ended = await this.repository.markCompleted(tx, job, result);
+        if (!ended) throw new LeaseLost();
+        await this.onEnd(tx, ended);
       });
       return true;
     } catch (err) {
@@ -65,6 +72,7 @@ export class JobQueue {
       const row = await this.repository.markFailed(tx, job, { errorMessage, engine, engineModel, structure });
       if (!row) return false;
       await this.credits.refundStaging(tx, { userId: row.userId, jobId: row.id, reason: 'failed' });
+      await this.onEnd(tx, row);
       return true;
     });
   }

@@ -27,6 +27,10 @@ const jobColumns = {
 };
 export type JobView = Pick<JobRow, keyof typeof jobColumns>;
 
+/** A job that has just ended, with what its end's notice needs: its owner and webhook URL. */
+const finishedColumns = { ...jobColumns, userId: jobs.userId, webhookUrl: jobs.webhookUrl };
+export type FinishedJob = Pick<JobRow, keyof typeof finishedColumns>;
+
 export interface NewJob {
   userId: string;
   originalImageId: string;
@@ -36,6 +40,13 @@ export interface NewJob {
   requestedEngine: string | null;
   priority: number;
   idempotency: { key: string; fingerprint: string } | null;
+  webhookUrl: string | null;
+}
+
+/** Where a list continues: the last job answered, its creation time in microseconds (the column's precision) and id. */
+export interface JobCursor {
+  createdAtMicros: string;
+  id: string;
 }
 
 /** What a completed run leaves on its job. */
@@ -155,6 +166,23 @@ export class JobsRepository {
   /** The user's newest `limit` jobs. */
   list(userId: string, limit: number): Promise<JobView[]> {
     return this.db.select(jobColumns).from(jobs).where(eq(jobs.userId, userId)).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(limit);
+  }
+
+  /**
+   * The user's newest `limit` jobs after `cursor` (keyset order: creation time, then id, both
+   * descending, on the user's index), each with its own cursor.
+   */
+  listAfter(userId: string, cursor: JobCursor | null, limit: number): Promise<Array<JobView & { cursor: JobCursor }>> {
+    const micros = sql<string>`(extract(epoch from ${jobs.createdAt}) * 1000000)::bigint::text`;
+    const after = cursor
+      ? sql`(${jobs.createdAt}, ${jobs.id}) < (timestamptz 'epoch' + ${cursor.createdAtMicros}::bigint * interval '1 microsecond', ${cursor.id}::uuid)`
+      : undefined;
+    return this.db
+      .select({ ...jobColumns, cursor: { createdAtMicros: micros, id: jobs.id } })
+      .from(jobs)
+      .where(and(eq(jobs.userId, userId), after))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
+      .limit(limit);
   }
 
   /** One page of JOBS_PAGE_SIZE and the total, in one query (a window count over the user's jobs). */
@@ -287,8 +315,8 @@ export class JobsRepository {
     return mine !== undefined;
   }
 
-  /** Completes the job on its lease; false when the lease is lost. */
-  async markCompleted(tx: Tx, job: ClaimedJob, result: JobResult): Promise<boolean> {
+  /** Completes the job on its lease; the job as it now is, or undefined when the lease is lost. */
+  async markCompleted(tx: Tx, job: ClaimedJob, result: JobResult): Promise<FinishedJob | undefined> {
     const rows = await tx
       .update(jobs)
       .set({
@@ -305,12 +333,12 @@ export class JobsRepository {
         processingCompletedAt: sql`now()`,
       })
       .where(this.held(job))
-      .returning({ id: jobs.id });
-    return rows.length === 1;
+      .returning(finishedColumns);
+    return rows[0];
   }
 
-  /** Fails the job on its lease; its owner, or undefined when the lease is lost. */
-  async markFailed(tx: Tx, job: ClaimedJob, failure: JobFailure): Promise<{ id: string; userId: string } | undefined> {
+  /** Fails the job on its lease; the job as it now is, or undefined when the lease is lost. */
+  async markFailed(tx: Tx, job: ClaimedJob, failure: JobFailure): Promise<FinishedJob | undefined> {
     const [row] = await tx
       .update(jobs)
       .set({
@@ -324,7 +352,7 @@ export class JobsRepository {
         processingCompletedAt: sql`now()`,
       })
       .where(this.held(job))
-      .returning({ id: jobs.id, userId: jobs.userId });
+      .returning(finishedColumns);
     return row;
   }
 

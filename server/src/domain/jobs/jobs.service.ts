@@ -8,14 +8,14 @@ import {
   type RoomType,
   type Style,
 } from '@roomstager/contracts';
-import { createHash } from 'node:crypto';
 import type { Db, Tx } from '../../db/client.ts';
 import { isUuid } from '../../storage/keys.ts';
 import type { CreditsService } from '../credits/credits.service.ts';
 import { NotFoundError } from '../errors.ts';
 import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from '../images/images.service.ts';
-import { IdempotencyKeyReusedError, JobNotCompletedError, JobNotFailedError, TooManyActiveJobsError } from './errors.ts';
-import type { JobRow, JobsRepository, JobView } from './jobs.repository.ts';
+import { idempotencyOf, replayed, type Idempotency } from '../idempotency.ts';
+import { JobNotCompletedError, JobNotFailedError, TooManyActiveJobsError } from './errors.ts';
+import type { JobCursor, JobRow, JobsRepository, JobView } from './jobs.repository.ts';
 
 /** A job that has its staged image. */
 export type CompletedJob = JobView & { stagedImageId: string };
@@ -58,18 +58,10 @@ export interface JobOptions {
   requestedEngine?: string | null;
   /** The request's Idempotency-Key (validated at the edge; docs/decisions/0015-idempotent-job-submission.md). */
   idempotencyKey?: string | null;
-}
-
-/** A key and the SHA-256 of the request it was sent with: a replay matches both. */
-interface Idempotency {
-  key: string;
-  fingerprint: string;
-}
-
-/** The request as the service understood it (defaults applied), so equivalent bodies match. */
-function idempotencyOf(options: JobOptions, request: unknown[]): Idempotency | null {
-  if (!options.idempotencyKey) return null;
-  return { key: options.idempotencyKey, fingerprint: createHash('sha256').update(JSON.stringify(request)).digest('hex') };
+  /** The API key a job is created with: its ledger row names it. */
+  apiKey?: { name: string; prefix: string } | null;
+  /** Where the job's end is POSTed (API jobs; checked by the webhooks domain first). */
+  webhookUrl?: string | null;
 }
 
 /**
@@ -101,6 +93,11 @@ export class JobsService {
   }
 
   async create(userId: string, request: CreateJobRequest, options: JobOptions = {}): Promise<Job> {
+    return toJob(await this.createRow(userId, request, options));
+  }
+
+  /** create(), answering the job's row (the API answers its own view of it). */
+  async createRow(userId: string, request: CreateJobRequest, options: JobOptions = {}): Promise<JobView> {
     const imageId = imageIdFromUrl(request.originalImageUrl, this.publicOrigin);
     if (!imageId) throw new NotFoundError('Image not found');
     const values = {
@@ -109,14 +106,15 @@ export class JobsService {
       roomType: request.roomType ?? DEFAULT_ROOM_TYPE,
       userLabel: emptyToNull(request.userLabel),
     };
-    const idempotency = idempotencyOf(options, ['create', values.originalImageId, values.style, values.roomType, values.userLabel]);
+    const webhookUrl = options.webhookUrl ?? null;
+    const idempotency = idempotencyOf(options.idempotencyKey, ['create', values.originalImageId, values.style, values.roomType, values.userLabel, ...(webhookUrl ? [webhookUrl] : [])]);
     const result = await this.db.transaction(async (tx) => {
       const image = await this.images.findOwnedForShare(tx, userId, imageId);
       if (!image) throw new NotFoundError('Image not found');
-      return this.queueNew(tx, userId, { ...values, requestedEngine: options.requestedEngine ?? null }, idempotency);
+      return this.queueNew(tx, userId, { ...values, requestedEngine: options.requestedEngine ?? null, webhookUrl }, idempotency, options.apiKey ?? null);
     });
     if (!result.replayed) this.queued();
-    return toJob(result.job);
+    return result.job;
   }
 
   /**
@@ -127,8 +125,9 @@ export class JobsService {
   private async queueNew(
     tx: Tx,
     userId: string,
-    values: { originalImageId: string; style: Style; roomType: RoomType; userLabel: string | null; requestedEngine: string | null },
+    values: { originalImageId: string; style: Style; roomType: RoomType; userLabel: string | null; requestedEngine: string | null; webhookUrl: string | null },
     idempotency: Idempotency | null,
+    apiKey: JobOptions['apiKey'] = null,
   ): Promise<{ job: JobRow; replayed: boolean }> {
     const priority = await this.priorityFor(tx, userId);
     const job = await this.repository.insertPending(tx, { userId, ...values, priority, idempotency });
@@ -137,16 +136,14 @@ export class JobsService {
       if (!replay) throw new Error('Job row was not written');
       return { job: replay, replayed: true };
     }
-    await this.credits.chargeStaging(tx, { userId, jobId: job.id, style: values.style, retry: false });
+    await this.credits.chargeStaging(tx, { userId, jobId: job.id, style: values.style, retry: false, apiKey });
     await this.checkActiveJobs(tx, userId);
     return { job, replayed: false };
   }
 
   /** The user's job already answered for this key, if any; a 422 when it was another request. */
   private async replayOf(tx: Tx, userId: string, idempotency: Idempotency): Promise<JobRow | undefined> {
-    const row = await this.repository.findByIdempotencyKey(tx, userId, idempotency.key);
-    if (row && row.idempotencyFingerprint !== idempotency.fingerprint) throw new IdempotencyKeyReusedError();
-    return row;
+    return replayed(await this.repository.findByIdempotencyKey(tx, userId, idempotency.key), idempotency);
   }
 
   /**
@@ -172,6 +169,11 @@ export class JobsService {
     return row?.status === 'completed' && row.stagedImageId ? { ...row, stagedImageId: row.stagedImageId } : null;
   }
 
+  /** The user's job as its row; a 404 for another user's or none. */
+  view(userId: string, jobId: string): Promise<JobView> {
+    return this.findOwned(userId, jobId);
+  }
+
   private async findOwned(userId: string, jobId: string, tx?: Tx): Promise<JobView> {
     const row = isUuid(jobId) ? await this.repository.findOwned(userId, jobId, tx) : undefined;
     if (!row) throw new NotFoundError('Job not found');
@@ -181,6 +183,14 @@ export class JobsService {
   /** All of the user's jobs (up to JOB_LIST_LIMIT), newest first. */
   async list(userId: string): Promise<Job[]> {
     return (await this.repository.list(userId, JOB_LIST_LIMIT)).map(toJob);
+  }
+
+  /** The user's newest `limit` jobs after `cursor` (none: from the newest), and the cursor of the last of them when more follow. */
+  async listAfter(userId: string, cursor: JobCursor | null, limit: number): Promise<{ jobs: JobView[]; next: JobCursor | null }> {
+    // One more than asked says whether another page follows.
+    const rows = await this.repository.listAfter(userId, cursor, limit + 1);
+    const page = rows.slice(0, limit);
+    return { jobs: page, next: rows.length > limit ? (page.at(-1)?.cursor ?? null) : null };
   }
 
   /** One page of JOBS_PAGE_SIZE and the total. */
@@ -220,7 +230,7 @@ export class JobsService {
   /** A new job on the same original, in the given (or the same) style and room type; one credit. */
   async regenerate(userId: string, jobId: string, request: RegenerateJobRequest, options: JobOptions = {}): Promise<Job> {
     if (!isUuid(jobId)) throw new NotFoundError('Job not found');
-    const idempotency = idempotencyOf(options, ['regenerate', jobId, request.style ?? null, request.roomType ?? null]);
+    const idempotency = idempotencyOf(options.idempotencyKey, ['regenerate', jobId, request.style ?? null, request.roomType ?? null]);
     const result = await this.db.transaction(async (tx) => {
       const source = await this.repository.findOwnedForShare(tx, userId, jobId);
       if (!source) throw new NotFoundError('Job not found');
@@ -233,6 +243,7 @@ export class JobsService {
           roomType: request.roomType ?? source.roomType,
           userLabel: labelForRegeneration(source.userLabel, source.style, request.style ?? source.style),
           requestedEngine: options.requestedEngine ?? null,
+          webhookUrl: null,
         },
         idempotency,
       );
@@ -248,7 +259,7 @@ export class JobsService {
    */
   async retry(userId: string, jobId: string, options: JobOptions = {}): Promise<Job> {
     if (!isUuid(jobId)) throw new NotFoundError('Job not found');
-    const idempotency = idempotencyOf(options, ['retry', jobId]);
+    const idempotency = idempotencyOf(options.idempotencyKey, ['retry', jobId]);
     let replayed = false;
     const job = await this.db.transaction(async (tx) => {
       const earlier = idempotency ? await this.replayOf(tx, userId, idempotency) : undefined;

@@ -1,5 +1,5 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { Coins, CreditCard, LogOut, User } from 'lucide-react';
+import { Coins, CreditCard, KeyRound, LogOut, User } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
 import type { SessionUser } from '@roomstager/contracts';
 import { cn } from '../../lib/cn.ts';
@@ -86,6 +86,12 @@ export function AppHeader({ user }: { user: SessionUser }) {
                     Credits &amp; Billing
                   </Link>
                 </DropdownMenu.Item>
+                <DropdownMenu.Item asChild className={itemClass}>
+                  <Link to="/api-keys">
+                    <KeyRound aria-hidden className="size-4" />
+                    API Keys
+                  </Link>
+                </DropdownMenu.Item>
                 <DropdownMenu.Separator className="my-1 h-px bg-stone-200" />
                 <DropdownMenu.Item className={itemClass} onSelect={() => logout.mutate()}>
                   <LogOut aria-hidden className="size-4" />
@@ -109,7 +115,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
             Signed in as <span className="font-semibold text-stone-900">{user.username}</span> &middot; {user.credits} credits
           </p>
           <ul className="flex flex-col" onClick={() => setOpen(false)}>
-            {[...navLinks, { to: '/profile', label: 'Profile' }, { to: '/credits', label: 'Credits & Billing' }].map((l) => (
+            {[...navLinks, { to: '/profile', label: 'Profile' }, { to: '/credits', label: 'Credits & Billing' }, { to: '/api-keys', label: 'API Keys' }].map((l) => (
               <li key={l.to}>
                 <NavLink to={l.to} className={navClass}>
                   {l.label}
