@@ -44,11 +44,12 @@ export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes
       if (q.depth < NEAR || q.u < 0 || q.v < 0 || q.u > color.width - 1.001 || q.v > color.height - 1.001) continue;
       const i = Math.floor(q.v) * color.width + Math.floor(q.u);
       const y = 0.2126 * linear(color.r[i]!) + 0.7152 * linear(color.g[i]!) + 0.0722 * linear(color.b[i]!);
-      seen.push(y);
+      lum[iz * nx + ix] = y;
       // The camera's ray, reflected by the floor, goes on away from the camera's mirror image below it.
       const len = Math.hypot(x, eye, z);
       if (floorGloss > 0.05 && leavesThrough(box, windows, x, z, [x / len, eye / len, z / len], MIRROR_MARGIN)) reflected[iz * nx + ix] = 1;
-      lum[iz * nx + ix] = y;
+      // Mirror images are brighter than the floor: they do not count towards its median.
+      else seen.push(y);
     }
   }
   if (seen.length < 50) return null;

@@ -38,6 +38,12 @@ export interface SunLight {
   windows: Opening[];
 }
 
+/** The sun and the depth map of the furniture seen from it. */
+interface SunShadow {
+  light: SunLight;
+  map: ShadowMap;
+}
+
 /** The light the furniture is shaded with: the room's own radiance (light.ts), seen from the floor's middle. */
 export function estimateLighting(room: RoomModel): Lighting {
   const walls = room.walls.length ? room.walls : [{ color: [0.8, 0.8, 0.8] as Vec3 }];
@@ -107,9 +113,8 @@ const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.2
  * under overhangs, the daylight part by the furniture's shadow map, a glossy reflection of the
  * room's environment weighted by Fresnel.
  */
-function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: ShadeGrid, shadowMap: ShadowMap, room: RoomModel, sunMap: ShadowMap | null) {
+function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: ShadeGrid, shadowMap: ShadowMap, room: RoomModel, sun: SunShadow | null) {
   const { floorLight, box } = room;
-  const sun = sunMap ? light.sun : null;
   const tex: Vec3 = [0, 0, 0];
   const sub: Vec3 = [0, 0, 0];
   const amb: Vec3 = [0, 0, 0];
@@ -189,12 +194,13 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
     let g = tex[1] * (amb[1] * occluded + day[1] * sunlit);
     let b = tex[2] * (amb[2] * occluded + day[2] * sunlit);
     if (sun && f.py >= 0.05) {
-      const ns = nx * sun.dir[0] + ny * sun.dir[1] + nz * sun.dir[2];
-      if (ns > 0 && leavesThrough(box, sun.windows, f.px, f.pz, sun.dir, 0, f.py)) {
-        const k = ns * sunMap!.visibility(f.px, f.py, f.pz);
-        r += tex[0] * sun.white[0] * k;
-        g += tex[1] * sun.white[1] * k;
-        b += tex[2] * sun.white[2] * k;
+      const { dir, white, windows } = sun.light;
+      const ns = nx * dir[0] + ny * dir[1] + nz * dir[2];
+      if (ns > 0 && leavesThrough(box, windows, f.px, f.pz, dir, 0, f.py)) {
+        const k = ns * sun.map.visibility(f.px, f.py, f.pz);
+        r += tex[0] * white[0] * k;
+        g += tex[1] * white[1] * k;
+        b += tex[2] * white[2] * k;
       }
     }
     if (m.kind === 'velvet') {
@@ -266,12 +272,12 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
     z1: Math.min(back, z1 + 1.5),
   };
   if (!(bounds.x1 > bounds.x0) || !(bounds.z1 > bounds.z0)) Object.assign(bounds, { x0: left, z0: 0.3, x1: right, z1: back });
-  const sun = room.sun && room.floorLight ? { dir: room.sun, light: room.floorLight } : null;
-  const shadows = computeRoomShadows(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, sun);
+  const patches = light.sun && room.floorLight ? { dir: light.sun.dir, light: room.floorLight } : null;
+  const shadows = computeRoomShadows(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, patches);
   const floorShadow = shadows.floor;
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key);
-  const sunMap = light.sun ? new ShadowMap(scene.mesh, scene.casts, light.sun.dir) : null;
-  const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, floorShadow, shadowMap, room, sunMap));
+  const sun = light.sun ? { light: light.sun, map: new ShadowMap(scene.mesh, scene.casts, light.sun.dir) } : null;
+  const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, floorShadow, shadowMap, room, sun));
   const cavity = cavityOcclusion(layer, cam);
   for (let i = 0; i < cavity.length; i++) {
     const k = cavity[i]!;
