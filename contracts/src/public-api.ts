@@ -10,7 +10,7 @@ import { FILENAME_MAX_LENGTH, idempotencyKeySchema, JOB_STATUSES, uploadRequestS
 export const API_KEY_PREFIX = 'rs_live_';
 /** Characters of a key shown after it was created: the prefix and the first 8 of its secret part. */
 export const API_KEY_SHOWN_LENGTH = API_KEY_PREFIX.length + 8;
-export const API_KEY_NAME_MAX_LENGTH = 100;
+const API_KEY_NAME_MAX_LENGTH = 100;
 /** Keys an account may hold at once (revoked ones do not count). */
 export const MAX_API_KEYS = 20;
 /** The pack whose purchase opens the API. */
@@ -39,7 +39,6 @@ export type ApiKeysResponse = z.infer<typeof apiKeysResponseSchema>;
 export const createApiKeyRequestSchema = z.strictObject({
   name: z.string().trim().min(1, { error: 'Name the key' }).max(API_KEY_NAME_MAX_LENGTH, { error: `Name must be at most ${API_KEY_NAME_MAX_LENGTH} characters` }),
 });
-export type CreateApiKeyRequest = z.infer<typeof createApiKeyRequestSchema>;
 
 /** The new key with its secret: the only answer that ever carries it. */
 export const createdApiKeySchema = z.object({ key: apiKeySchema, secret: z.string().startsWith(API_KEY_PREFIX) });
@@ -81,7 +80,7 @@ export const apiImageSchema = z
   .meta({ id: 'Image' });
 export type ApiImage = z.infer<typeof apiImageSchema>;
 
-export const WEBHOOK_URL_MAX_LENGTH = 2000;
+const WEBHOOK_URL_MAX_LENGTH = 2000;
 
 /** `POST /api/v1/jobs`: one credit, refunded if the staging fails. */
 export const apiCreateJobRequestSchema = z
@@ -93,7 +92,6 @@ export const apiCreateJobRequestSchema = z
     webhookUrl: z.url({ protocol: /^https?$/ }).max(WEBHOOK_URL_MAX_LENGTH).optional(),
   })
   .meta({ id: 'CreateJob' });
-export type ApiCreateJobRequest = z.infer<typeof apiCreateJobRequestSchema>;
 
 export const apiJobSchema = z
   .object({
@@ -157,7 +155,7 @@ export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 const idParams = z.strictObject({ id: z.uuid() });
 
 /** The `Idempotency-Key` of every call that creates something (ADR 0015's rule, per account). */
-export const apiIdempotencyHeaderSchema = z.object({ 'idempotency-key': idempotencyKeySchema.optional() });
+const apiIdempotencyHeaderSchema = z.object({ 'idempotency-key': idempotencyKeySchema.optional() });
 
 /**
  * One operation of /api/v1: what the handler validates and answers, and what the OpenAPI

@@ -39,11 +39,15 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Query parameters that carry one-time secrets (the OIDC callback's code and state, tokens). */
 const SECRET_PARAMS = new Set(['code', 'state', 'nonce', 'token', 'access_token', 'id_token', 'session_state']);
 
-/** The request as logged: its URL with secret parameter values blanked, so no log line carries a sign-in code or token. */
+/** Paths that carry a share link's token: the token opens the page, so it is a secret too. */
+const SECRET_PATH = /^\/(s|api\/shares)\/[^/]+/;
+
+/** The request as logged: its URL with secret values blanked, so no log line carries a sign-in code or token. */
 export function requestForLog(req: FastifyRequest): Record<string, unknown> {
   const url = new URL(req.url, 'http://log.invalid');
   for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.has(name.toLowerCase())) url.searchParams.set(name, '[redacted]');
-  return { method: req.method, url: url.pathname + url.search, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+  const path = url.pathname.startsWith('/s/assets/') ? url.pathname : url.pathname.replace(SECRET_PATH, '/$1/[redacted]');
+  return { method: req.method, url: path + url.search, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
 export interface BuildAppOptions {

@@ -4,7 +4,7 @@ import { ROOM_TYPE_LABELS, sharePath, type RoomType, type Style } from '@roomsta
 import { escapeHtml } from '../../html.ts';
 
 /** A stylesheet or script of the page, named by its content's hash so it can be cached for good. */
-export interface PageAsset {
+interface PageAsset {
   path: string;
   body: string;
   contentType: string;
@@ -36,7 +36,7 @@ export interface SharePageStaging {
   staged: Picture;
 }
 
-export interface SharePageView {
+interface SharePageView {
   publicOrigin: string;
   token: string;
   /** At least one: a share without a staging to show is a 404 before anything renders. */

@@ -46,7 +46,12 @@ export class WebhooksRepository {
       .from(webhookSecrets)
       .where(inArray(webhookSecrets.userId, [...new Set(claimed.map((d) => d.userId))]));
     const byUser = new Map(secrets.map((s) => [s.userId, s.secret]));
-    return claimed.map((d) => ({ ...d, secret: byUser.get(d.userId) ?? '' }));
+    return claimed.map((d) => {
+      // Written in the same transaction as the delivery (recordEnd): never sign with an empty key.
+      const secret = byUser.get(d.userId);
+      if (secret === undefined) throw new Error(`webhook delivery ${d.id} has no signing secret`);
+      return { ...d, secret };
+    });
   }
 
   /** Records an attempt's outcome, fenced on the attempt count the claim set (a later claim's attempt wins). */

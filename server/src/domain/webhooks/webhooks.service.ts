@@ -154,8 +154,11 @@ export class WebhooksService {
     };
     const send = url.protocol === 'https:' ? https.request : http.request;
     return new Promise((resolve, reject) => {
-      const req = send(url, { method: 'POST', headers, timeout: this.timeoutMs, ...(guard ? { lookup: guardedLookup } : {}) }, (res) => {
-        res.resume();
+      // The idle timeout alone would let a receiver that trickles its answer hold the sweep: the
+      // signal bounds the whole exchange, and the body is never read (the status is the answer).
+      const options = { method: 'POST', headers, timeout: this.timeoutMs, signal: AbortSignal.timeout(this.timeoutMs), ...(guard ? { lookup: guardedLookup } : {}) };
+      const req = send(url, options, (res) => {
+        res.destroy();
         resolve(res.statusCode ?? 0);
       });
       req.on('timeout', () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Download } from 'lucide-react';
-import { DOWNLOAD_LONG_SIDE, originalFileName, stagedFileName, VIRTUALLY_STAGED_LABEL, type DownloadSize, type Job } from '@roomstager/contracts';
+import { DOWNLOAD_LONG_SIDE, DOWNLOAD_SIZES, originalFileName, stagedFileName, VIRTUALLY_STAGED_LABEL, type DownloadSize, type Job } from '@roomstager/contracts';
 import { Button } from '../../components/ui/button.tsx';
 import { stagedDownloadUrl, useDownloadSizes } from './api.ts';
 import { downloadImage } from './download.ts';
@@ -17,7 +17,8 @@ export function DownloadOptions({ job }: { job: Job }) {
   const sizes = useDownloadSizes();
   const [size, setSize] = useState<DownloadSize>('hd');
   const [label, setLabel] = useState(false);
-  const fourK = sizes.data?.sizes.includes('4k') ?? false;
+  const allowed: readonly DownloadSize[] = sizes.data?.sizes ?? ['hd'];
+  const fourK = allowed.includes('4k');
   const noteId = `${id}-4k-note`;
   const labelHintId = `${id}-label-hint`;
 
@@ -26,8 +27,8 @@ export function DownloadOptions({ job }: { job: Job }) {
       <fieldset>
         <legend className="text-sm font-medium text-stone-800">Download size</legend>
         <div className="mt-2 flex flex-wrap gap-2">
-          {(['hd', '4k'] as const).map((s) => {
-            const disabled = s === '4k' && !fourK;
+          {DOWNLOAD_SIZES.map((s) => {
+            const disabled = !allowed.includes(s);
             return (
               <label
                 key={s}
