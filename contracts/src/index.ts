@@ -8,3 +8,4 @@ export * from './jobs.ts';
 export * from './payments.ts';
 export * from './publishing.ts';
 export * from './public-api.ts';
+export * from './listings.ts';

@@ -80,6 +80,10 @@ export const structureReportSchema = z.object({
 });
 export type StructureReport = z.infer<typeof structureReportSchema>;
 
+/** One variation of a staging (issue 15): `stagedImageUrl` is `/api/images/{id}`, served to its owner only. */
+export const variationSchema = z.object({ id: z.uuid(), stagedImageUrl: z.string() });
+export type Variation = z.infer<typeof variationSchema>;
+
 export const jobSchema = z.object({
   id: z.uuid(),
   originalImageUrl: z.string(),
