@@ -10,6 +10,13 @@ export interface StageInput {
   logger?: EngineLogger;
   /** What an earlier answer changed in the room: remote engines insist on keeping it (structure lock retry). */
   emphasis?: readonly DriftReason[];
+  /**
+   * The furniture set (issue 15): stagings with the same look and style get the same pieces and
+   * materials, so a listing's rooms match; without one the set is chosen from the photo.
+   */
+  look?: string;
+  /** How many variations to make (1 unless asked); an engine that makes one ignores it. */
+  variations?: number;
 }
 
 /** What an engine may log: warnings an operator wants (never a key or the photo's bytes). */
@@ -28,6 +35,8 @@ export interface StageOutput {
   structure?: StructureReport;
   /** The engine that made it when not the one asked: the structure lock's local fallback. */
   engine?: string;
+  /** Further variations after `image`, in the same content type (only when more than one was asked for). */
+  alternatives?: Buffer[];
 }
 
 /** A staging engine: local, or a remote provider. */
