@@ -87,8 +87,12 @@ export type Variation = z.infer<typeof variationSchema>;
 export const jobSchema = z.object({
   id: z.uuid(),
   originalImageUrl: z.string(),
-  /** Null until the job is completed. */
+  /** Null until the job is completed; always the chosen variation's image. */
   stagedImageUrl: z.string().nullable(),
+  /** The results to choose from, in the engine's order (issue 15); empty until the job is completed. */
+  variations: z.array(variationSchema),
+  /** The variation `stagedImageUrl` shows (`POST /api/jobs/{id}/variations/{variationId}/choose`); null until completed. */
+  chosenVariationId: z.uuid().nullable(),
   /** Small WebP of the result (or of the original until there is one), for gallery cards. */
   thumbnailUrl: z.string(),
   style: z.enum(STYLES),

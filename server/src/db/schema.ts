@@ -196,6 +196,28 @@ export const jobs = pgTable(
   ],
 );
 
+/**
+ * The variations of a completed job (issue 15), in the engine's order: the local engine makes
+ * several per credit, a remote one one. Owned by the jobs domain. The chosen one is the variation
+ * whose image is the job's staged image (`jobs.staged_image_id`), so the gallery, downloads,
+ * share pages and thumbnails follow the choice without knowing of variations.
+ */
+export const jobVariations = pgTable(
+  'job_variations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    jobId: uuid()
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    imageId: uuid()
+      .notNull()
+      .references(() => images.id),
+    index: integer().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('job_variations_job_id_index_idx').on(t.jobId, t.index), index('job_variations_image_id_idx').on(t.imageId)],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Payments (issue 6): PayPal Orders v2 purchases of credit packs and PayPal's webhook events.
 

@@ -1,6 +1,8 @@
+import { LOCAL_VARIATIONS } from '@roomstager/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ClaimedJob, JobQueue } from '../domain/jobs/job-queue.ts';
-import { addsSomething, makeThumbnail, normaliseEngineOutput } from '../domain/images/image-files.ts';
+import { REMOTE_ENGINE_KEYS } from '../config.ts';
+import type { ClaimedJob, JobQueue, StoredResult } from '../domain/jobs/job-queue.ts';
+import { addsSomething, makeThumbnail, normaliseEngineOutput, type NormalisedImage } from '../domain/images/image-files.ts';
 import type { ImagesService } from '../domain/images/images.service.ts';
 import { StructureDriftError, type EngineLogger, type StageOutput, type StagingEngine } from '../staging/engine.ts';
 import { sleep, untilAborted } from './abort.ts';
@@ -8,6 +10,14 @@ import { classifyEngineError, FAILURE_MESSAGES, failureMessage, retryDelayMs, sh
 
 /** pino's shape: the server's logger, or the worker process's JSON lines. */
 export type WorkerLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+/**
+ * Variations asked of an engine for one credit: a remote provider is paid per image, so one; the
+ * local engine (and the test engines standing in for it) renders several for nothing.
+ */
+export function variationsAskedOf(engine: StagingEngine): number {
+  return Object.hasOwn(REMOTE_ENGINE_KEYS, engine.name) ? 1 : LOCAL_VARIATIONS;
+}
 
 /** One job in hand. */
 export interface Running {
@@ -96,6 +106,7 @@ export class JobRunner {
               logger: engineLogger,
               // A listing's rooms share one furniture set (its id), chosen with the style.
               ...(job.look ? { look: job.look } : {}),
+              variations: variationsAskedOf(engine),
             }),
             signal,
           );
@@ -133,9 +144,10 @@ export class JobRunner {
   }
 
   /**
-   * Stores the result and its thumbnail, then completes on the lease; a lost lease removes the
-   * files again. A result that adds nothing to the photo fails the job (refunded): nothing
-   * staged, nothing charged.
+   * Stores the result (with its thumbnail) and the further variations, then completes on the
+   * lease, the first variation chosen; a lost lease removes the files again. A result that adds
+   * nothing to the photo fails the job (refunded): nothing staged, nothing charged; a further
+   * variation that adds nothing, or cannot be read, is left out.
    */
   private async finish(run: Running, engine: StagingEngine, output: StageOutput, engineMs: number, original: Buffer): Promise<void> {
     const { queue, images, logger } = this.parts;
@@ -153,14 +165,18 @@ export class JobRunner {
       await queue.fail(job, FAILURE_MESSAGES.nothingAdded, engine.name, output.model ?? engine.model);
       return;
     }
-    const thumbnail = await makeThumbnail(image.jpeg);
-    const { id, storageKey } = await images.storeFiles(image, thumbnail);
+    const alternatives = await this.readableAlternatives(job, original, output.alternatives ?? []);
+    const first = { ...(await images.storeFiles(image, await makeThumbnail(image.jpeg))), image };
+    const variations: [StoredResult, ...StoredResult[]] = [first];
+    // Further variations' thumbnails are made on first need (ImagesService.thumbnail).
+    for (const alternative of alternatives) variations.push({ ...(await images.storeFiles(alternative)), image: alternative });
     let completed = false;
     try {
-      completed = run.abort.signal.aborted && !run.stopping ? false : await queue.complete(job, {
-              imageId: id,
-              storageKey,
-              image,
+      completed =
+        run.abort.signal.aborted && !run.stopping
+          ? false
+          : await queue.complete(job, {
+              variations,
               engine: output.engine ?? engine.name,
               engineMs,
               engineModel: output.model ?? (output.engine ? undefined : engine.model),
@@ -169,10 +185,25 @@ export class JobRunner {
             });
     } finally {
       if (!completed) {
-        await images.deleteFiles(id);
+        await Promise.all(variations.map((v) => images.deleteFiles(v.id)));
         logger?.warn({ jobId: job.id }, 'worker: the job was not completed (lease lost, job deleted, or database error); result discarded');
       }
     }
-    if (completed) logger?.info({ jobId: job.id, engine: engine.name, model: output.model, engineMs, costMicros: output.costMicros }, 'worker: job completed');
+    if (completed) logger?.info({ jobId: job.id, engine: engine.name, model: output.model, engineMs, costMicros: output.costMicros, variations: variations.length }, 'worker: job completed');
+  }
+
+  /** The further variations that decode and add something to the photo, normalised as the result is. */
+  private async readableAlternatives(job: ClaimedJob, original: Buffer, alternatives: Buffer[]): Promise<NormalisedImage[]> {
+    const kept: NormalisedImage[] = [];
+    for (const [index, bytes] of alternatives.entries()) {
+      try {
+        const image = await normaliseEngineOutput(bytes);
+        if (await addsSomething(original, image.jpeg)) kept.push(image);
+        else this.parts.logger?.warn({ jobId: job.id, index }, 'worker: a further variation added nothing to the photo; left out');
+      } catch (err) {
+        this.parts.logger?.warn({ err, jobId: job.id, index }, 'worker: a further variation was unreadable; left out');
+      }
+    }
+    return kept;
   }
 }

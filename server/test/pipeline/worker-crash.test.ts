@@ -94,7 +94,7 @@ describe.skipIf(!postgresUrl)('a worker killed in the middle of a job (PostgreSQ
     // The dead worker's lease token can neither complete, fail (refund) nor release the job.
     const image = await normaliseEngineOutput((await new DrawingEngine().stage({ image: await makeJpeg(), contentType: 'image/jpeg', style: 'modern', roomType: 'bedroom', signal: AbortSignal.timeout(5_000) })).image);
     const { id, storageKey } = await t.container.images.storeFiles(image);
-    expect(await t.container.queue.complete(deadLease, { imageId: id, storageKey, image, engine: 'slow', engineMs: 1 })).toBe(false);
+    expect(await t.container.queue.complete(deadLease, { variations: [{ id, storageKey, image }], engine: 'slow', engineMs: 1 })).toBe(false);
     expect(await t.container.queue.fail(deadLease, 'late')).toBe(false);
     expect(await t.container.queue.release(deadLease)).toBe(false);
     expect(await t.container.queue.renew(deadLease)).toBe(false);

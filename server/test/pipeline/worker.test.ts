@@ -115,7 +115,7 @@ describe.each(databaseKinds)('the worker on %s', (kind) => {
           const out = await engine.stage({ image: await makeJpeg(), contentType: 'image/jpeg', style: job.style, roomType: job.roomType, signal: AbortSignal.timeout(5_000) });
           const image = await normaliseEngineOutput(out.image);
           const { id, storageKey } = await t.container.images.storeFiles(image);
-          expect(await t.container.queue.complete(job, { imageId: id, storageKey, image, engine: engine.name, engineMs: 1 })).toBe(true);
+          expect(await t.container.queue.complete(job, { variations: [{ id, storageKey, image }], engine: engine.name, engineMs: 1 })).toBe(true);
         }
       }),
     );

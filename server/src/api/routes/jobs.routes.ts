@@ -99,6 +99,13 @@ export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: 
     return reply.code(201).send(await jobs.regenerate(user.id, req.params.id, input, jobOptions(req)));
   });
 
+  /** The variation becomes the job's staged image everywhere; 409 while the job is unfinished. */
+  app.post<{ Params: { id: string; variationId: string } }>('/api/jobs/:id/variations/:variationId/choose', async (req, reply) => {
+    const user = await requireUser(req);
+    const job: Job = await jobs.chooseVariation(user.id, req.params.id, req.params.variationId);
+    return reply.send(job);
+  });
+
   app.post<IdParams>('/api/jobs/:id/retry', debitRateLimit, async (req, reply) => {
     const user = await requireUser(req);
     return reply.send(await jobs.retry(user.id, req.params.id, jobOptions(req)));

@@ -31,9 +31,9 @@ export class JobNotFailedError extends DomainError<JobsErrorCode> {
   }
 }
 
-/** A download or share of a job that has no staged image (yet, or ever: it failed). */
+/** A download, share or choice of variation of a job that has no staged image (yet, or ever: it failed). */
 export class JobNotCompletedError extends DomainError<JobsErrorCode> {
-  constructor() {
-    super('JOB_NOT_COMPLETED', 'Only a finished staging can be downloaded or shared.');
+  constructor(message = 'Only a finished staging can be downloaded or shared.') {
+    super('JOB_NOT_COMPLETED', message);
   }
 }

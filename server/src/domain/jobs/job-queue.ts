@@ -12,6 +12,13 @@ export type JobEndListener = (tx: Tx, job: FinishedJob) => Promise<void>;
 
 class LeaseLost extends Error {}
 
+/** A result's files, written by ImagesService.storeFiles, waiting for their row. */
+export interface StoredResult {
+  id: string;
+  storageKey: string;
+  image: NormalisedImage;
+}
+
 /**
  * The worker's side of the jobs: claims with leases (JobsRepository.claim: one short statement
  * with FOR UPDATE SKIP LOCKED, so any number of workers can share one PostgreSQL), and the
@@ -46,16 +53,20 @@ export class JobQueue {
   }
 
   /**
-   * Records the stored result and completes the job, in one transaction conditional on the lease.
-   * False (and nothing written) when the lease is lost: the caller deletes the files it stored.
+   * Records the stored results as the job's variations, the first one chosen, and completes the
+   * job, in one transaction conditional on the lease. False (and nothing written) when the lease
+   * is lost: the caller deletes the files it stored.
    */
-  async complete(job: ClaimedJob, result: JobResult & { storageKey: string; image: NormalisedImage }): Promise<boolean> {
+  async complete(job: ClaimedJob, result: Omit<JobResult, 'imageId'> & { variations: [StoredResult, ...StoredResult[]] }): Promise<boolean> {
     try {
       await this.db.transaction(async (tx) => {
         // Lock our row first: a concurrent delete either went before (no row) or waits for us.
         if (!(await this.repository.lockHeld(tx, job))) throw new LeaseLost();
-        await this.images.insertRow(tx, { id: result.imageId, storageKey: result.storageKey, userId: job.userId, kind: 'staged', image: result.image });
-        const ended = await this.repository.markCompleted(tx, job, result);
+        for (const stored of result.variations) {
+          await this.images.insertRow(tx, { id: stored.id, storageKey: stored.storageKey, userId: job.userId, kind: 'staged', image: stored.image });
+        }
+        await this.repository.insertVariations(tx, job.id, result.variations.map((v) => v.id));
+        const ended = await this.repository.markCompleted(tx, job, { ...result, imageId: result.variations[0].id });
         if (!ended) throw new LeaseLost();
         await this.onEnd(tx, ended);
       });

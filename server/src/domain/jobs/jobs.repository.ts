@@ -1,14 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { JOBS_PAGE_SIZE, type RoomType, type StructureReport, type Style } from '@roomstager/contracts';
-import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor, Tx } from '../../db/client.ts';
-import { jobs } from '../../db/schema.ts';
+import { jobs, jobVariations } from '../../db/schema.ts';
 
-export type JobRow = typeof jobs.$inferSelect;
+type JobTableRow = typeof jobs.$inferSelect;
 
 /** A job a worker holds: its row as claimed, with the lease token every later write is fenced on. */
-export type ClaimedJob = JobRow & { leaseToken: string };
+export type ClaimedJob = JobTableRow & { leaseToken: string };
+
+/** A job's variations in the engine's order, as one JSON column of its row (none until it completes). */
+export interface VariationRef {
+  id: string;
+  imageId: string;
+}
+// Names spelled out: Drizzle leaves the columns of a select list unqualified, and "id" would be the variation's.
+const variationsColumn = sql<VariationRef[]>`(select coalesce(json_agg(json_build_object('id', v.id, 'imageId', v.image_id) order by v.index), '[]'::json) from job_variations v where v.job_id = "jobs"."id")`.mapWith(
+  (value: VariationRef[] | string) => (typeof value === 'string' ? (JSON.parse(value) as VariationRef[]) : value),
+);
 
 /** The columns a Job answer needs (never the lease). */
 const jobColumns = {
@@ -24,12 +34,17 @@ const jobColumns = {
   processingStartedAt: jobs.processingStartedAt,
   processingCompletedAt: jobs.processingCompletedAt,
   structure: jobs.structure,
+  variations: variationsColumn,
 };
-export type JobView = Pick<JobRow, keyof typeof jobColumns>;
+export type JobView = Pick<JobTableRow, Exclude<keyof typeof jobColumns, 'variations'>> & { variations: VariationRef[] };
+
+/** A job's whole row with its variations. */
+const rowColumns = { ...getTableColumns(jobs), variations: variationsColumn };
+export type JobRow = JobTableRow & { variations: VariationRef[] };
 
 /** A job that has just ended, with what its end's notice needs: its owner and webhook URL. */
 const finishedColumns = { ...jobColumns, userId: jobs.userId, webhookUrl: jobs.webhookUrl };
-export type FinishedJob = Pick<JobRow, keyof typeof finishedColumns>;
+export type FinishedJob = JobView & Pick<JobTableRow, 'userId' | 'webhookUrl'>;
 
 export interface NewJob {
   userId: string;
@@ -84,11 +99,11 @@ function preparePageQuery(db: Db) {
 const owned = (userId: string, jobId: string) => and(eq(jobs.id, jobId), eq(jobs.userId, userId));
 
 /**
- * No job uses the image, as its original or as its result (both columns are indexed): the jobs
- * domain's answer for the images domain, as a condition its statements embed.
+ * No job uses the image, as its original, its result or one of its variations (each column is
+ * indexed): the jobs domain's answer for the images domain, as a condition its statements embed.
  */
 export const noJobUsesImage = (imageId: AnyPgColumn | string): SQL =>
-  sql`not exists (select 1 from ${jobs} where ${or(eq(jobs.originalImageId, imageId), eq(jobs.stagedImageId, imageId))})`;
+  sql`not exists (select 1 from ${jobs} where ${or(eq(jobs.originalImageId, imageId), eq(jobs.stagedImageId, imageId))}) and not exists (select 1 from ${jobVariations} where ${eq(jobVariations.imageId, imageId)})`;
 
 /**
  * Every statement on the `jobs` table: the user's side (queue, list, relabel, delete, retry) and
@@ -119,13 +134,13 @@ export class JobsRepository {
       .insert(jobs)
       .values({ ...values, status: 'pending', idempotencyKey: idempotency?.key ?? null, idempotencyFingerprint: idempotency?.fingerprint ?? null })
       .onConflictDoNothing({ target: [jobs.userId, jobs.idempotencyKey], where: sql`${jobs.idempotencyKey} is not null` })
-      .returning();
+      .returning(rowColumns);
     return row;
   }
 
   async findByIdempotencyKey(tx: Tx, userId: string, key: string): Promise<JobRow | undefined> {
     const [row] = await tx
-      .select()
+      .select(rowColumns)
       .from(jobs)
       .where(and(eq(jobs.userId, userId), eq(jobs.idempotencyKey, key)));
     return row;
@@ -172,7 +187,7 @@ export class JobsRepository {
 
   /** The user's job locked FOR SHARE until `tx` ends: a regeneration's source cannot be deleted under it. */
   async findOwnedForShare(tx: Tx, userId: string, jobId: string): Promise<JobRow | undefined> {
-    const [row] = await tx.select().from(jobs).where(owned(userId, jobId)).for('share');
+    const [row] = await tx.select(rowColumns).from(jobs).where(owned(userId, jobId)).for('share');
     return row;
   }
 
@@ -215,8 +230,29 @@ export class JobsRepository {
     return row;
   }
 
-  async deleteOwned(tx: Tx, userId: string, jobId: string): Promise<JobRow | undefined> {
-    const [row] = await tx.delete(jobs).where(owned(userId, jobId)).returning();
+  /**
+   * Deletes the user's job and its variations; the row and its variations' images. The row is
+   * locked first, so a completion that wrote variations meanwhile has committed before they are read.
+   */
+  async deleteOwned(tx: Tx, userId: string, jobId: string): Promise<{ row: JobRow; variationImageIds: string[] } | undefined> {
+    const [locked] = await tx.select({ id: jobs.id }).from(jobs).where(owned(userId, jobId)).for('update');
+    if (!locked) return undefined;
+    const variations = await tx.delete(jobVariations).where(eq(jobVariations.jobId, jobId)).returning({ imageId: jobVariations.imageId });
+    const [row] = await tx.delete(jobs).where(owned(userId, jobId)).returning(rowColumns);
+    return row && { row, variationImageIds: variations.map((v) => v.imageId) };
+  }
+
+  /**
+   * Makes the variation the job's result (its staged image), when the job is the user's, completed,
+   * and the variation its own; the job as it now is, or undefined.
+   */
+  async chooseVariation(userId: string, jobId: string, variationId: string): Promise<JobView | undefined> {
+    const image = sql`(select v.image_id from job_variations v where v.id = ${variationId} and v.job_id = "jobs"."id")`;
+    const [row] = await this.db
+      .update(jobs)
+      .set({ stagedImageId: image })
+      .where(and(owned(userId, jobId), eq(jobs.status, 'completed'), sql`${image} is not null`))
+      .returning(jobColumns);
     return row;
   }
 
@@ -247,7 +283,7 @@ export class JobsRepository {
         ...(idempotency ? { idempotencyKey: idempotency.key, idempotencyFingerprint: idempotency.fingerprint } : {}),
       })
       .where(and(owned(userId, jobId), eq(jobs.status, 'failed')))
-      .returning();
+      .returning(rowColumns);
     return row;
   }
 
@@ -326,6 +362,11 @@ export class JobsRepository {
   async lockHeld(tx: Tx, job: ClaimedJob): Promise<boolean> {
     const [mine] = await tx.select({ id: jobs.id }).from(jobs).where(this.held(job)).for('update');
     return mine !== undefined;
+  }
+
+  /** The job's variations, in order (the caller holds the job's lease and row lock). */
+  async insertVariations(tx: Tx, jobId: string, imageIds: string[]): Promise<void> {
+    await tx.insert(jobVariations).values(imageIds.map((imageId, index) => ({ jobId, imageId, index })));
   }
 
   /** Completes the job on its lease; the job as it now is, or undefined when the lease is lost. */

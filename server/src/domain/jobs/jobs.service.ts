@@ -32,6 +32,9 @@ export function toJob(row: JobView): Job {
     id: row.id,
     originalImageUrl: imageUrl(row.originalImageId),
     stagedImageUrl: row.stagedImageId ? imageUrl(row.stagedImageId) : null,
+    variations: row.variations.map((v) => ({ id: v.id, stagedImageUrl: imageUrl(v.imageId) })),
+    // The chosen variation is the one whose image is the job's result.
+    chosenVariationId: row.variations.find((v) => v.imageId === row.stagedImageId)?.id ?? null,
     thumbnailUrl: thumbnailUrl(row.stagedImageId ?? row.originalImageId),
     style: row.style,
     roomType: row.roomType,
@@ -311,6 +314,20 @@ export class JobsService {
     return { jobs: rows.map(toJob), total, page, pageSize: JOBS_PAGE_SIZE };
   }
 
+  /**
+   * Makes one of a completed job's variations its result: the staged image everywhere (gallery,
+   * downloads, share pages, thumbnails). 404 for another user's job or another job's variation,
+   * 409 while the job is unfinished.
+   */
+  async chooseVariation(userId: string, jobId: string, variationId: string): Promise<Job> {
+    if (!isUuid(jobId)) throw new NotFoundError('Job not found');
+    const row = isUuid(variationId) ? await this.repository.chooseVariation(userId, jobId, variationId) : undefined;
+    if (row) return toJob(row);
+    const job = await this.findOwned(userId, jobId);
+    if (job.status !== 'completed') throw new JobNotCompletedError('Only a finished staging has variations to choose from.');
+    throw new NotFoundError('Variation not found');
+  }
+
   async updateLabel(userId: string, jobId: string, userLabel: string): Promise<Job> {
     const row = isUuid(jobId) ? await this.repository.updateLabel(userId, jobId, emptyToNull(userLabel)) : undefined;
     if (!row) throw new NotFoundError('Job not found');
@@ -318,7 +335,7 @@ export class JobsService {
   }
 
   /**
-   * Deletes a job and its staged image; the original too when no other job uses it. Ledger rows
+   * Deletes a job and its variations' images; the original too when nothing else uses it. Ledger rows
    * stay. A job still pending or processing is cancelled: its credit is refunded in the same
    * transaction, and the worker's completion (conditional on the job's lease) becomes a no-op
    * that removes the files it wrote (docs/decisions/0006-delete-while-processing.md).
@@ -326,9 +343,10 @@ export class JobsService {
   async delete(userId: string, jobId: string): Promise<void> {
     if (!isUuid(jobId)) throw new NotFoundError('Job not found');
     const deletedImages = await this.db.transaction(async (tx) => {
-      const row = await this.repository.deleteOwned(tx, userId, jobId);
-      if (!row) throw new NotFoundError('Job not found');
-      const candidates = [row.originalImageId, ...(row.stagedImageId ? [row.stagedImageId] : [])];
+      const deleted = await this.repository.deleteOwned(tx, userId, jobId);
+      if (!deleted) throw new NotFoundError('Job not found');
+      const { row, variationImageIds } = deleted;
+      const candidates = [row.originalImageId, ...(row.stagedImageId ? [row.stagedImageId] : []), ...variationImageIds];
       // Images before the refund: a creation on the original holds it and then waits for the user's row.
       const unreferenced = await this.images.deleteUnreferenced(tx, candidates);
       if (row.status === 'pending' || row.status === 'processing') {
