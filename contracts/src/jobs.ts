@@ -129,3 +129,10 @@ export const ROOM_TYPE_LABELS: Readonly<Record<(typeof ROOM_TYPES)[number], stri
   kitchen: 'Kitchen',
   office: 'Office',
 };
+
+export const STYLE_LABELS: Readonly<Record<(typeof STYLES)[number], string>> = {
+  modern: 'Modern',
+  traditional: 'Traditional',
+  minimalist: 'Minimalist',
+  luxury: 'Luxury',
+};

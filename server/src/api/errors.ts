@@ -47,6 +47,7 @@ const HTTP_STATUS = {
   TOO_MANY_API_KEYS: 409,
   WEBHOOK_URL_NOT_ALLOWED: 422,
   LISTING_FULL: 409,
+  LISTING_NOT_STAGED: 409,
 } as const satisfies Record<ErrorCode, number>;
 
 /** The status a domain error code answers with; a code without one is a bug, answered as a 500. */

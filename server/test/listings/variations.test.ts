@@ -4,30 +4,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { images, jobVariations } from '../../src/db/schema.ts';
 import { imageKey } from '../../src/storage/keys.ts';
-import type { StageInput, StageOutput } from '../../src/staging/engine.ts';
 import { variationsAskedOf } from '../../src/worker/job-runner.ts';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, type TestApp } from '../helpers.ts';
 import { DrawingEngine } from '../pipeline/fakes.ts';
+import { VariationsEngine } from './listings-helpers.ts';
 import { api, balanceOf, workerFor } from '../pipeline/pipeline-helpers.ts';
-
-/** Draws the result, then as many further variations as asked, each a box of another colour; remembers what it was asked. */
-class VariationsEngine extends DrawingEngine {
-  asked: Array<number | undefined> = [];
-  /** A further variation that is the photo itself (adds nothing): left out by the worker. */
-  constructor(private readonly blankAlternative = false) {
-    super();
-  }
-  override async stage(input: StageInput): Promise<StageOutput> {
-    this.asked.push(input.variations);
-    const out = await super.stage(input);
-    const alternatives: Buffer[] = [];
-    for (let i = 1; i < (input.variations ?? 1); i++) {
-      const box = await sharp({ create: { width: 120, height: 90, channels: 3, background: { r: 40, g: 60 * i, b: 200 } } }).png().toBuffer();
-      alternatives.push(this.blankAlternative && i === 1 ? input.image : await sharp(input.image).composite([{ input: box, top: 20 * i, left: 30 * i }]).jpeg().toBuffer());
-    }
-    return { ...out, alternatives };
-  }
-}
 
 describe('variations asked of an engine', () => {
   it('are LOCAL_VARIATIONS for the local engine and its stand-ins, one for a remote provider (paid per image)', () => {

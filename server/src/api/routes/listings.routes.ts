@@ -84,4 +84,14 @@ export function listingsRoutes(app: FastifyInstance, { listings, config, testEng
     const answer: StageListingResponse = await listings.stagePhoto(user.id, req.params.id, req.params.photoId, jobOptionsOf(req, { config, testEngines }));
     return reply.send(answer);
   });
+
+  app.get<ListingParams>('/api/listings/:id/download', async (req, reply) => {
+    const user = await requireUser(req);
+    const { fileName, stream } = await listings.download(user.id, req.params.id);
+    return reply
+      .header('Content-Type', 'application/zip')
+      .header('Content-Disposition', `attachment; filename="${fileName}"`)
+      .header('Content-Security-Policy', "default-src 'none'; sandbox")
+      .send(stream);
+  });
 }

@@ -1,13 +1,11 @@
-import { FREE_TRIAL_DESCRIPTION, packPurchaseDescription, type CreditPack, type Style } from '@roomstager/contracts';
-
-const STYLE_NAMES: Record<Style, string> = { modern: 'Modern', traditional: 'Traditional', minimalist: 'Minimalist', luxury: 'Luxury' };
+import { FREE_TRIAL_DESCRIPTION, packPurchaseDescription, STYLE_LABELS, type CreditPack, type Style } from '@roomstager/contracts';
 
 /** Every text the credit history shows, one per kind of movement: written here and nowhere else. */
 export const ledgerDescription = {
   freeTrial: () => FREE_TRIAL_DESCRIPTION,
-  staging: (style: Style) => `Staging: ${STYLE_NAMES[style]}`,
-  stagingRetry: (style: Style) => `Staging retry: ${STYLE_NAMES[style]}`,
-  stagingByApiKey: (style: Style, key: { name: string; prefix: string }) => `Staging: ${STYLE_NAMES[style]} (API key "${key.name}", ${key.prefix}...)`,
+  staging: (style: Style) => `Staging: ${STYLE_LABELS[style]}`,
+  stagingRetry: (style: Style) => `Staging retry: ${STYLE_LABELS[style]}`,
+  stagingByApiKey: (style: Style, key: { name: string; prefix: string }) => `Staging: ${STYLE_LABELS[style]} (API key "${key.name}", ${key.prefix}...)`,
   stagingFailed: () => 'Refund: staging failed',
   stagingCancelled: () => 'Refund: staging cancelled',
   purchase: (pack: CreditPack) => packPurchaseDescription(pack),

@@ -155,13 +155,13 @@ export class JobsRepository {
     return row?.n ?? 0;
   }
 
-  /** The newest job of each of these listing photos (those never staged have none). */
-  latestForPhotos(photoIds: string[], executor: Executor = this.db): Promise<Array<JobView & { listingPhotoId: string }>> {
+  /** The newest job (or completed job) of each of these listing photos (those never staged have none). */
+  latestForPhotos(photoIds: string[], executor: Executor = this.db, completedOnly = false): Promise<Array<JobView & { listingPhotoId: string }>> {
     if (photoIds.length === 0) return Promise.resolve([]);
     return executor
       .selectDistinctOn([jobs.listingPhotoId], { ...jobColumns, listingPhotoId: sql<string>`${jobs.listingPhotoId}` })
       .from(jobs)
-      .where(inArray(jobs.listingPhotoId, photoIds))
+      .where(and(inArray(jobs.listingPhotoId, photoIds), completedOnly ? eq(jobs.status, 'completed') : undefined))
       .orderBy(jobs.listingPhotoId, desc(jobs.createdAt), desc(jobs.id));
   }
 

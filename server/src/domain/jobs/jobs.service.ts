@@ -269,6 +269,12 @@ export class JobsService {
     return new Map(rows.map((row) => [row.listingPhotoId, toJob(row)]));
   }
 
+  /** The newest completed job of each of these listing photos, with its staged image, by photo id. */
+  async completedForPhotos(photoIds: string[]): Promise<Map<string, CompletedJob>> {
+    const rows = await this.repository.latestForPhotos(photoIds, undefined, true);
+    return new Map(rows.map((row) => [row.listingPhotoId, completed(row)]));
+  }
+
   async get(userId: string, jobId: string): Promise<Job> {
     return toJob(await this.findOwned(userId, jobId));
   }

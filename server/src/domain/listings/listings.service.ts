@@ -1,5 +1,8 @@
+import type { Readable } from 'node:stream';
 import {
   LISTING_PHOTOS_MAX,
+  listingFileStem,
+  STYLE_LABELS,
   type AddListingPhotoRequest,
   type CreateListingRequest,
   type Job,
@@ -17,7 +20,8 @@ import { NotFoundError } from '../errors.ts';
 import type { CreditsService } from '../credits/credits.service.ts';
 import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from '../images/images.service.ts';
 import type { JobOptions, JobsService, ListingStaging } from '../jobs/jobs.service.ts';
-import { ListingFullError } from './errors.ts';
+import { ListingFullError, ListingNotStagedError } from './errors.ts';
+import { zipStream, type ZipEntry } from './zip.ts';
 import { ListingsRepository, type ListingPhotoRow, type ListingRow } from './listings.repository.ts';
 
 const listingNotFound = () => new NotFoundError('Listing not found');
@@ -40,6 +44,27 @@ function toListingJob(job: Job): ListingJob {
 
 function toPhoto(row: ListingPhotoRow, job: Job | undefined): ListingPhoto {
   return { id: row.id, imageUrl: imageUrl(row.imageId), roomType: row.roomType, createdAt: row.addedAt.toISOString(), job: job ? toListingJob(job) : null };
+}
+
+/**
+ * The title as a file name: letters and digits (accents dropped), words joined by hyphens, at most
+ * 80 characters; "listing" when nothing is left.
+ */
+export function listingFileName(title: string): string {
+  const words = title
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean);
+  return words.join('-').slice(0, 80).replace(/-+$/, '') || 'listing';
+}
+
+/** A listing's ZIP: its file name and its bytes, streamed. */
+export interface ListingArchive {
+  fileName: string;
+  stream: Readable;
 }
 
 /**
@@ -194,6 +219,52 @@ export class ListingsService {
     });
     if (staged.jobIds.length > 0) this.jobs.notifyQueued();
     return { ...staged, remainingCredits: await this.credits.balance(userId) };
+  }
+
+  /**
+   * The listing as one ZIP, in a folder named after its title: for each photo with a completed
+   * staging, the chosen staged JPEG and the original, `<room type>-<nn>-staged.jpg` and
+   * `-original.jpg` (numbered per room type in photo order), and `virtually-staged.txt` saying
+   * which files are virtually staged, in which style and when. 409 while nothing is staged.
+   */
+  async download(userId: string, listingId: string, now = new Date()): Promise<ListingArchive> {
+    const listing = await this.findOwned(userId, listingId);
+    const photos = await this.repository.photos([listing.id]);
+    const stagings = await this.jobs.completedForPhotos(photos.map((p) => p.id));
+    const folder = listingFileName(listing.title);
+    const numbers = new Map<RoomType, number>();
+    const entries: ZipEntry[] = [];
+    const staged: string[] = [];
+    for (const photo of photos) {
+      const job = stagings.get(photo.id);
+      if (!job) continue;
+      const number = (numbers.get(photo.roomType) ?? 0) + 1;
+      numbers.set(photo.roomType, number);
+      const stem = listingFileStem(photo.roomType, number);
+      const [stagedImage, originalImage] = await Promise.all([this.images.findById(job.stagedImageId), this.images.findById(job.originalImageId)]);
+      if (!stagedImage || !originalImage) continue;
+      const read = (image: typeof stagedImage) => async () => {
+        const bytes = await this.images.readFile(image);
+        if (!bytes) throw new Error(`The file of image ${image.id} is missing`);
+        return bytes;
+      };
+      entries.push({ name: `${folder}/${stem}-staged.jpg`, read: read(stagedImage) }, { name: `${folder}/${stem}-original.jpg`, read: read(originalImage) });
+      const day = (job.processingCompletedAt ?? job.createdAt).toISOString().slice(0, 10);
+      staged.push(`${stem}-staged.jpg    ${STYLE_LABELS[job.style]} style, staged ${day}; unaltered original: ${stem}-original.jpg`);
+    }
+    if (staged.length === 0) throw new ListingNotStagedError();
+    const notice = [
+      listing.title,
+      `Downloaded from RoomStager on ${now.toISOString().slice(0, 10)}.`,
+      '',
+      'These photos are virtually staged: furniture and decor were added digitally, the rooms are as photographed.',
+      ...staged,
+      '',
+      'Files ending in -original.jpg are the unaltered photos.',
+      '',
+    ].join('\r\n');
+    entries.push({ name: `${folder}/virtually-staged.txt`, read: () => Promise.resolve(Buffer.from(notice, 'utf8')) });
+    return { fileName: `${folder}.zip`, stream: zipStream(entries, now) };
   }
 
   private async findOwned(userId: string, listingId: string): Promise<ListingRow> {
