@@ -1,12 +1,17 @@
+import { DOWNLOAD_SIZES } from '@roomstager/contracts';
 import type { Readable } from 'node:stream';
 import type { Db, Executor, Tx } from '../../db/client.ts';
-import { imageKey, isUuid, thumbnailKey } from '../../storage/keys.ts';
+import { imageKey, isUuid, renditionKey, thumbnailKey } from '../../storage/keys.ts';
 import type { ObjectStorage } from '../../storage/object-storage.ts';
 import { makeThumbnail, type NormalisedImage } from './image-files.ts';
 import { replayed, type Idempotency } from '../idempotency.ts';
 import { ImagesRepository, type ImageRow, type NewImage } from './images.repository.ts';
 
 export type { ImageRow } from './images.repository.ts';
+
+/** The derived sizes kept beside an image: the download sizes, unstamped. */
+export const RENDITIONS = DOWNLOAD_SIZES;
+export type Rendition = (typeof RENDITIONS)[number];
 
 export const IMAGE_URL_PREFIX = '/api/images/';
 export const imageUrl = (imageId: string) => `${IMAGE_URL_PREFIX}${imageId}`;
@@ -123,9 +128,25 @@ export class ImagesService {
     return thumb;
   }
 
-  /** Deletes the files of an image whose row is gone (or was never written). */
+  /**
+   * A derived JPEG of the image (one of `RENDITIONS`), made by `make` on first need and kept, so a
+   * share page's photo or a repeated download is not resized again from the full image each time.
+   */
+  async rendition(row: Pick<ImageRow, 'id' | 'storageKey'>, name: Rendition, make: (jpeg: Buffer) => Promise<Buffer>): Promise<Buffer | null> {
+    const key = renditionKey(row.id, name);
+    const kept = await this.storage.get(key);
+    if (kept) return kept;
+    const original = await this.storage.get(row.storageKey);
+    if (!original) return null;
+    const made = await make(original);
+    await this.storage.put(key, made, 'image/jpeg');
+    return made;
+  }
+
+  /** Deletes the files of an image whose row is gone (or was never written), with whatever was derived from it. */
   async deleteFiles(imageId: string): Promise<void> {
-    await Promise.all([this.storage.delete(imageKey(imageId)), this.storage.delete(thumbnailKey(imageId))]);
+    const keys = [imageKey(imageId), thumbnailKey(imageId), ...RENDITIONS.map((name) => renditionKey(imageId, name))];
+    await Promise.all(keys.map((key) => this.storage.delete(key)));
   }
 
   /**
