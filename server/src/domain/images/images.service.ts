@@ -117,29 +117,26 @@ export class ImagesService {
   }
 
   /** The WebP thumbnail, made from the image on first need and kept. */
-  async thumbnail(row: Pick<ImageRow, 'id' | 'storageKey'>): Promise<Buffer | null> {
-    const key = thumbnailKey(row.id);
-    const kept = await this.storage.get(key);
-    if (kept) return kept;
-    const original = await this.storage.get(row.storageKey);
-    if (!original) return null;
-    const thumb = await makeThumbnail(original);
-    await this.storage.put(key, thumb, 'image/webp');
-    return thumb;
+  thumbnail(row: Pick<ImageRow, 'id' | 'storageKey'>): Promise<Buffer | null> {
+    return this.derived(row, thumbnailKey(row.id), 'image/webp', makeThumbnail);
   }
 
   /**
    * A derived JPEG of the image (one of `RENDITIONS`), made by `make` on first need and kept, so a
    * share page's photo or a repeated download is not resized again from the full image each time.
    */
-  async rendition(row: Pick<ImageRow, 'id' | 'storageKey'>, name: Rendition, make: (jpeg: Buffer) => Promise<Buffer>): Promise<Buffer | null> {
-    const key = renditionKey(row.id, name);
+  rendition(row: Pick<ImageRow, 'id' | 'storageKey'>, name: Rendition, make: (jpeg: Buffer) => Promise<Buffer>): Promise<Buffer | null> {
+    return this.derived(row, renditionKey(row.id, name), 'image/jpeg', make);
+  }
+
+  /** A file derived from the image under `key`: read when kept, else made from the image and kept; null when the image's file is gone. */
+  private async derived(row: Pick<ImageRow, 'storageKey'>, key: string, contentType: string, make: (jpeg: Buffer) => Promise<Buffer>): Promise<Buffer | null> {
     const kept = await this.storage.get(key);
     if (kept) return kept;
     const original = await this.storage.get(row.storageKey);
     if (!original) return null;
     const made = await make(original);
-    await this.storage.put(key, made, 'image/jpeg');
+    await this.storage.put(key, made, contentType);
     return made;
   }
 
