@@ -452,10 +452,13 @@ const PENDANT_HEIGHT = 1.6;
 
 const FAR_SIDE: ReadonlyArray<PieceKind> = ['armchair', 'floorLamp', 'plant', 'shelf'];
 
-/** Whether a tall companion would stand well in front of the group, alone in the foreground. */
+/**
+ * Whether a tall companion would stand well in front of the group, alone in the foreground (a
+ * sideboard beside a sofa at the far wall ends up there: a dark block nearest the camera).
+ */
 function standsForward(room: RoomModel, p: Placement, placed: Placement[], anchor: PieceKind): boolean {
   const main = placed.find((q) => q.kind === anchor);
-  if (!main || !FAR_SIDE.includes(p.kind)) return false;
+  if (!main || !(FAR_SIDE.includes(p.kind) || p.kind === 'sideboard')) return false;
   const depth = (q: Placement) => room.camera.toCamera([q.x, 0, q.z])[2];
   return depth(p) < depth(main) - 0.8;
 }
