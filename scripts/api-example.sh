@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The API reference (/docs/api) as one script: upload a photo, stage it, follow the job, download
-# the result, list jobs, read the balance. Needs curl, jq, base64 and openssl.
+# the result, list jobs, read the balance. Needs curl, jq and openssl.
 #   ROOMSTAGER_URL=http://localhost:3000 ROOMSTAGER_KEY=rs_live_... scripts/api-example.sh room.jpg [staged.jpg]
 set -euo pipefail
 : "${ROOMSTAGER_URL:?set ROOMSTAGER_URL}" "${ROOMSTAGER_KEY:?set ROOMSTAGER_KEY}"
@@ -8,10 +8,8 @@ PHOTO=${1:?usage: api-example.sh photo.jpg [out.jpg]}
 OUT=${2:-staged.jpg}
 AUTH="Authorization: Bearer $ROOMSTAGER_KEY"
 
-IMAGE_ID=$(base64 -w0 "$PHOTO" | jq -Rc --arg name "$(basename "$PHOTO")" '{imageData: ., filename: $name}' |
-  curl -sSf -X POST "$ROOMSTAGER_URL/api/v1/images" \
-    -H "$AUTH" -H "Content-Type: application/json" \
-    -H "Idempotency-Key: $(openssl rand -hex 16)" --data-binary @- | jq -r .id)
+IMAGE_ID=$(curl -sSf -X POST "$ROOMSTAGER_URL/api/v1/images" \
+  -H "$AUTH" -H "Idempotency-Key: $(openssl rand -hex 16)" -F "file=@$PHOTO" | jq -r .id)
 echo "uploaded image $IMAGE_ID"
 
 JOB_ID=$(curl -sSf -X POST "$ROOMSTAGER_URL/api/v1/jobs" \

@@ -1,8 +1,10 @@
 /**
  * Times the local staging engine: every fixture photo in every style (median of several runs),
- * plus the landscape fixture resampled to 1600x1200 and 4032x3024, and a 40-megapixel input.
- * Each input runs in its own process, so its peak RSS is that input's alone (a process's peak
- * only grows). Prints figures only. Run: npx tsx scripts/bench-engine.ts [runs]
+ * plus the landscape fixture resampled to 1600x1200 and 4032x3024, and a 40-megapixel input;
+ * then, at 1600x1200 and 4032x3024, one staging against three variations with a look (issue 15),
+ * in the same run so a loaded machine weighs on both alike. Each input runs in its own process,
+ * so its peak RSS is that input's alone (a process's peak only grows). Prints figures only.
+ * Run: npx tsx scripts/bench-engine.ts [runs]
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,19 +20,26 @@ const fixtures = readdirSync(dir)
   .filter((f) => f.endsWith('.jpg'))
   .sort();
 const landscape = fixtures.find((f) => f.startsWith('empty-open-plan')) ?? fixtures[0]!;
-/** Name -> how to make the bytes; resampled sizes stand for a phone photo and a large camera file. */
-const inputs: Array<{ name: string; make: () => Promise<Buffer> }> = [
-  ...fixtures.map((f) => ({ name: f, make: async () => readFileSync(join(dir, f)) })),
+const resampled = (w: number, h: number) => () => sharp(readFileSync(join(dir, landscape))).resize(w, h, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer();
+/**
+ * Name -> how to make the bytes, and how many variations each staging makes (with a look when
+ * more than one); resampled sizes stand for a phone photo and a large camera file.
+ */
+const inputs: Array<{ name: string; make: () => Promise<Buffer>; variations: number }> = [
+  ...fixtures.map((f) => ({ name: f, make: async () => readFileSync(join(dir, f)), variations: 1 })),
   ...(
     [
       [1600, 1200],
       [4032, 3024],
       [7300, 5475],
     ] as const
-  ).map(([w, h]) => ({
-    name: `${landscape} @${w}x${h}`,
-    make: () => sharp(readFileSync(join(dir, landscape))).resize(w, h, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer(),
-  })),
+  ).map(([w, h]) => ({ name: `${landscape} @${w}x${h}`, make: resampled(w, h), variations: 1 })),
+  ...(
+    [
+      [1600, 1200],
+      [4032, 3024],
+    ] as const
+  ).flatMap(([w, h]) => [1, 3].map((variations) => ({ name: `${landscape} @${w}x${h}, ${variations} variation(s)`, make: resampled(w, h), variations }))),
 ];
 
 if (only === undefined) {
@@ -46,14 +55,15 @@ if (only === undefined) {
   const meta = await sharp(bytes).metadata();
   // On the calling thread: the figures are the engine's own work, without the worker hop.
   const engine = createLocalEngine({ thread: false });
+  const asked = input.variations > 1 ? { look: 'bench-listing', variations: input.variations } : {};
   // One untimed staging first: the server's engine thread is long-lived, so its code is warm.
-  await engine.stage({ image: bytes, contentType: 'image/jpeg', style: 'modern', roomType: 'living_room', signal: new AbortController().signal });
+  await engine.stage({ image: bytes, contentType: 'image/jpeg', style: 'modern', roomType: 'living_room', signal: new AbortController().signal, ...asked });
   const cells: string[] = [];
   for (const style of STYLES) {
     const times: number[] = [];
     for (let r = 0; r < runs; r++) {
       const t = performance.now();
-      await engine.stage({ image: bytes, contentType: 'image/jpeg', style, roomType: 'living_room', signal: new AbortController().signal });
+      await engine.stage({ image: bytes, contentType: 'image/jpeg', style, roomType: 'living_room', signal: new AbortController().signal, ...asked });
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);

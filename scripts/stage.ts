@@ -1,5 +1,7 @@
-// `npm run stage -- <photo> [--style <style>] [--room-type <type>] [--out <file>] [--debug]`
-// Stages a photo with the local engine; every style when none is named. --debug also writes the
+// `npm run stage -- <photo> [--style <style>] [--room-type <type>] [--look <id>] [--variations <n>] [--out <file>] [--debug]`
+// Stages a photo with the local engine; every style when none is named. --look stages it with a
+// listing's furniture set (any id: the same id gives the same set), --variations writes n
+// variations (-v2, -v3 after the first) and prints each one's set. --debug also writes the
 // estimated geometry (horizon, floor, openings, furniture footprints) drawn over the photo, and
 // the light estimate (the room's radiance map) in its top-left corner.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -10,6 +12,7 @@ import { drawDebug } from '../server/src/staging/local/debug.ts';
 import { decodeImage, encodeJpeg } from '../server/src/staging/local/image.ts';
 import { NoRoomError } from '../server/src/staging/engine.ts';
 import { stageDetailed } from '../server/src/staging/local/index.ts';
+import { MAX_VARIATIONS } from '../server/src/staging/local/pipeline.ts';
 import { footprint } from '../server/src/staging/local/layout.ts';
 
 const { values, positionals } = parseArgs({
@@ -17,13 +20,15 @@ const { values, positionals } = parseArgs({
   options: {
     style: { type: 'string' },
     'room-type': { type: 'string', default: DEFAULT_ROOM_TYPE },
+    look: { type: 'string' },
+    variations: { type: 'string', default: '1' },
     out: { type: 'string' },
     debug: { type: 'boolean', default: false },
   },
 });
 
 const photo = positionals[0];
-const usage = `usage: npm run stage -- <photo> [--style ${STYLES.join('|')}] [--room-type ${ROOM_TYPES.join('|')}] [--out file.jpg] [--debug]`;
+const usage = `usage: npm run stage -- <photo> [--style ${STYLES.join('|')}] [--room-type ${ROOM_TYPES.join('|')}] [--look id] [--variations 1-${MAX_VARIATIONS}] [--out file.jpg] [--debug]`;
 if (!photo) {
   console.error(usage);
   process.exit(2);
@@ -38,6 +43,12 @@ if (!ROOM_TYPES.includes(roomType)) {
   process.exit(2);
 }
 
+const variations = Number(values.variations);
+if (!Number.isInteger(variations) || variations < 1 || variations > MAX_VARIATIONS) {
+  console.error(`--variations must be 1 to ${MAX_VARIATIONS}\n${usage}`);
+  process.exit(2);
+}
+
 const styles = values.style ? [values.style as Style] : [...STYLES];
 const bytes = await readFile(photo);
 const base = values.out ? values.out.replace(/\.jpe?g$/i, '') : path.join(path.dirname(photo), `${path.basename(photo, path.extname(photo))}-staged`);
@@ -45,18 +56,23 @@ const signal = new AbortController().signal;
 
 for (const style of styles) {
   const started = performance.now();
-  const detail = await stageDetailed(bytes, style, roomType, signal).catch((err: unknown) => {
+  const detail = await stageDetailed(bytes, style, roomType, signal, { look: values.look, variations }).catch((err: unknown) => {
     if (!(err instanceof NoRoomError)) throw err;
     console.error(`${photo}: ${err.userMessage}`);
     process.exit(1);
   });
-  const file = values.out && styles.length === 1 ? values.out : `${base}-${style}.jpg`;
-  await writeFile(file, await encodeJpeg(detail.image));
-  console.log(`${file}: ${style}, ${Math.round(performance.now() - started)} ms, ${detail.placements.map((p) => p.kind).join(', ')}`);
-  if (values.debug) {
-    const overlay = drawDebug(await decodeImage(bytes), detail.room, detail.placements.map((p) => ({ corners: footprint(p) })));
-    const debugFile = `${base}-${style}-debug.jpg`;
-    await writeFile(debugFile, await encodeJpeg(overlay));
-    console.log(`${debugFile}: estimated geometry`);
+  console.log(`${style}: ${Math.round(performance.now() - started)} ms for ${variations} variation(s)`);
+  for (const [k, v] of [detail, ...detail.alternatives].entries()) {
+    const suffix = k === 0 ? '' : `-v${k + 1}`;
+    const file = values.out && styles.length === 1 ? values.out.replace(/(\.jpe?g)?$/i, `${suffix}$1`) : `${base}-${style}${suffix}.jpg`;
+    await writeFile(file, await encodeJpeg(v.image));
+    console.log(`${file}: ${v.placements.map((p) => p.kind).join(', ')}`);
+    if (variations > 1 || values.look) console.log(`  set: ${Object.values(v.set.names).join(' / ')}`);
+    if (values.debug) {
+      const overlay = drawDebug(await decodeImage(bytes), detail.room, v.placements.map((p) => ({ corners: footprint(p) })));
+      const debugFile = `${base}-${style}${suffix}-debug.jpg`;
+      await writeFile(debugFile, await encodeJpeg(overlay));
+      console.log(`${debugFile}: estimated geometry`);
+    }
   }
 }

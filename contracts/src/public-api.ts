@@ -69,6 +69,9 @@ export const apiErrorSchema = z
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
 /** `POST /api/v1/images` as JSON: the same body as the app's upload (base64 of a JPEG or PNG, at most 10 MB, and a file name). */
+/** The form field of a multipart `POST /api/v1/images`. */
+export const API_UPLOAD_FILE_FIELD = 'file';
+
 export const apiUploadRequestSchema = uploadRequestSchema.meta({ id: 'ImageUpload' });
 
 export const apiImageSchema = z
@@ -171,6 +174,8 @@ export interface ApiOperation {
   query?: z.ZodType;
   headers?: z.ZodType;
   body?: z.ZodType;
+  /** The same call also takes a multipart/form-data body holding one file in this field. */
+  multipartFile?: { field: string; description: string };
   /** Status -> answer: a schema (JSON), 'binary' (a file), or null (no body). */
   responses: Record<number, { description: string; schema: z.ZodType | 'binary' | null }>;
 }
@@ -181,9 +186,10 @@ export const V1_OPERATIONS = {
     method: 'post',
     path: '/api/v1/images',
     summary: 'Upload a photo',
-    description: `A JPEG or PNG of at most 10 MB (base64 in JSON, as imageData, with a filename of at most ${FILENAME_MAX_LENGTH} characters). Uploads no job uses are deleted after a day.`,
+    description: `A JPEG or PNG of at most 10 MB, either as multipart/form-data with the file in the field \`${API_UPLOAD_FILE_FIELD}\` (curl -F ${API_UPLOAD_FILE_FIELD}=@room.jpg) or as JSON with the file in base64 as imageData and a filename of at most ${FILENAME_MAX_LENGTH} characters. Uploads no job uses are deleted after a day.`,
     headers: apiIdempotencyHeaderSchema,
     body: apiUploadRequestSchema,
+    multipartFile: { field: API_UPLOAD_FILE_FIELD, description: 'The photo, a JPEG or PNG of at most 10 MB; its file name is a label only.' },
     responses: { 201: { description: 'Stored', schema: apiImageSchema } },
   },
   getImage: {

@@ -44,3 +44,7 @@ export const sharePath = (token: string) => `/s/${token}`;
 /** `POST /api/jobs/{id}/share`: a new public link (it replaces the job's earlier one). */
 export const shareResponseSchema = z.object({ token: shareTokenSchema, url: z.url() });
 export type ShareResponse = z.infer<typeof shareResponseSchema>;
+
+/** `GET /api/jobs/{id}/share`: when the job's public link was made, null without one (its address was shown once, when made). */
+export const shareStateResponseSchema = z.object({ createdAt: z.iso.datetime({ offset: true }).nullable() });
+export type ShareStateResponse = z.infer<typeof shareStateResponseSchema>;

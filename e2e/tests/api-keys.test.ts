@@ -60,6 +60,14 @@ describe.skipIf(!hasBrowser())('API keys', () => {
     await list.waitFor();
     expect(await page.content()).not.toContain(secret.slice(16));
 
+    // The webhook secret, after a failed first try: the card says so and tries again.
+    await page.route('**/api/api-keys/webhook-secret', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Service unavailable' }) }), { times: 1 });
+    await page.getByRole('button', { name: 'Show secret' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The secret could not be loaded: Service unavailable' }).waitFor();
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => page.getByLabel('Webhook secret', { exact: true }).innerText()).toMatch(/^whsec_/);
+    errors.splice(0, errors.length, ...errors.filter((e) => !/status of 503/.test(e)));
+
     // The reference's script, with this key, against this server.
     const out = await mkdtemp(path.join(tmpdir(), 'roomstager-api-example-'));
     try {

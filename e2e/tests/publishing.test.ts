@@ -111,10 +111,19 @@ describe.skipIf(!hasBrowser())('publishing a staging', () => {
         expect(await axeViolations(phone)).toEqual([]);
         await screenshot(phone, 'share-page-phone', true);
 
-        // Turned off in the dialog: the page is gone at once.
+        // Reopened later, the dialog says the link is on (its address is not kept) and turns it off:
+        // the page is gone at once, and focus is on the button that makes a new one.
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+        await page.locator('main').getByRole('button', { name: /^Open / }).first().click();
+        await dialog.getByText(/A public link to this staging is on since/).waitFor(patience);
+        expect(await dialog.getByRole('button', { name: 'Create new link' }).isVisible()).toBe(true);
+        await dialog.getByRole('heading', { name: 'Public link' }).scrollIntoViewIfNeeded();
+        await screenshot(page, 'publish-dialog-link-on');
         await dialog.getByRole('button', { name: 'Turn off link' }).click();
         await toastWith(page, 'Link turned off').waitFor(patience);
-        expect(await dialog.getByRole('button', { name: 'Create public link' }).isVisible()).toBe(true);
+        const again = dialog.getByRole('button', { name: 'Create public link' });
+        await expect.poll(() => again.evaluate((button) => button === document.activeElement), patience).toBe(true);
         for (const path of ['', '/original.jpg', '/staged.jpg', '/qr.png']) expect((await phone.request.get(url + path)).status(), path).toBe(404);
       });
     });

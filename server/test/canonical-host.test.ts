@@ -29,5 +29,9 @@ describe('the configured loopback name', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/health', headers: { host: 'roomstager.example' } })).statusCode).toBe(200);
     const post = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { host: '127.0.0.1:3000' } });
     expect(post.statusCode).not.toBe(308);
+    // A script calling the public API at 127.0.0.1 keeps its Authorization header: no redirect to follow.
+    const api = await t.app.inject({ method: 'GET', url: '/api/v1/account?x=1', headers: { host: '127.0.0.1:3000' } });
+    expect([api.statusCode, api.json().error.code]).toEqual([401, 'INVALID_API_KEY']);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json', headers: { host: '127.0.0.1:3000' } })).statusCode).toBe(200);
   });
 });

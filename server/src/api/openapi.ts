@@ -32,6 +32,21 @@ export function buildOpenApiDocument(origin: string): JsonSchema {
     }));
   };
   const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: schemaOf(apiErrorSchema, 'output') } } });
+  /** A body as JSON and, where the operation takes one, as a multipart form with a file. */
+  const requestContent = (operation: ApiOperation & { body: z.ZodType }) => ({
+    'application/json': { schema: schemaOf(operation.body, 'input') },
+    ...(operation.multipartFile
+      ? {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              properties: { [operation.multipartFile.field]: { type: 'string', contentMediaType: 'application/octet-stream', description: operation.multipartFile.description } },
+              required: [operation.multipartFile.field],
+            },
+          },
+        }
+      : {}),
+  });
   const rateLimitHeaders = {
     'RateLimit-Policy': { description: 'The key\'s limit, e.g. `"per-key";q=120;w=60`', schema: { type: 'string' } },
     RateLimit: { description: 'Calls left in the window and seconds to its end, e.g. `"per-key";r=119;t=60`', schema: { type: 'string' } },
@@ -76,7 +91,7 @@ export function buildOpenApiDocument(origin: string): JsonSchema {
         summary: operation.summary,
         ...(operation.description ? { description: operation.description } : {}),
         parameters: [...parameters(operation.params, 'path'), ...parameters(operation.query, 'query'), ...parameters(operation.headers, 'header')],
-        ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(operation.body, 'input') } } } } : {}),
+        ...(operation.body ? { requestBody: { required: true, content: requestContent({ ...operation, body: operation.body }) } } : {}),
         responses,
       },
     };

@@ -1,4 +1,5 @@
 import type { DriftReason, RoomType, Style } from '@roomstager/contracts';
+import { describeSet } from './local/set.ts';
 
 /**
  * The one prompt every remote staging engine sends (issue 7). Changing any text here changes what
@@ -38,12 +39,15 @@ export const EMPHASIS_FRAGMENTS: Readonly<Record<DriftReason, string>> = {
 
 /**
  * The full prompt for one job: the fixed instruction, then the style, then the room type, then
- * (when an earlier answer changed the room) a firmer word on what it changed.
+ * the listing's furniture set in words when a look is given (the set the local engine would use,
+ * so every photo of a listing is asked for the same pieces), then (when an earlier answer
+ * changed the room) a firmer word on what it changed.
  */
-export function buildStagingPrompt(style: Style, roomType: RoomType, emphasis: readonly DriftReason[] = []): string {
+export function buildStagingPrompt(style: Style, roomType: RoomType, emphasis: readonly DriftReason[] = [], look?: string): string {
   const styleFragment = STYLE_FRAGMENTS[style];
   const roomFragment = ROOM_TYPE_FRAGMENTS[roomType];
   if (!styleFragment) throw new Error(`No prompt fragment for style ${String(style)}`);
   if (!roomFragment) throw new Error(`No prompt fragment for room type ${String(roomType)}`);
-  return [STAGING_INSTRUCTION, styleFragment, roomFragment, ...emphasis.map((r) => EMPHASIS_FRAGMENTS[r])].join('\n');
+  const set = look === undefined ? [] : [describeSet(style, look)];
+  return [STAGING_INSTRUCTION, styleFragment, roomFragment, ...set, ...emphasis.map((r) => EMPHASIS_FRAGMENTS[r])].join('\n');
 }

@@ -21,6 +21,12 @@ export function thumbnailKey(imageId: string): string {
   return `thumbnails/${id.slice(0, 2)}/${id}.webp`;
 }
 
+/** A derived size of it (a download size), made on first need. */
+export function renditionKey(imageId: string, name: string): string {
+  const id = checked(imageId);
+  return `renditions/${id.slice(0, 2)}/${id}-${name}.jpg`;
+}
+
 export function isUuid(value: string): boolean {
   return UUID.test(value);
 }

@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { apiAccountSchema, apiErrorSchema, apiImageSchema, apiJobListSchema, apiJobSchema, apiKeysResponseSchema } from '@roomstager/contracts';
+import { MAX_UPLOAD_BYTES, apiAccountSchema, apiErrorSchema, apiImageSchema, apiJobListSchema, apiJobSchema, apiKeysResponseSchema } from '@roomstager/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { images } from '../../src/db/schema.ts';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, type TestApp } from '../helpers.ts';
 import { b64, FailingEngine, invalidImageError, makeJpeg } from '../pipeline/fakes.ts';
 import { balanceOf, ledgerOf } from '../pipeline/pipeline-helpers.ts';
-import { appCall, createKey, drain, grantEnterprise, newDeveloper, refundEnterprise, uploadWithKey, v1, type Developer } from './public-api-helpers.ts';
+import { appCall, createKey, drain, formBody, grantEnterprise, newDeveloper, refundEnterprise, uploadForm, uploadWithKey, v1, type Developer } from './public-api-helpers.ts';
+
+/** The account's stored images: a refused upload stores none. */
+async function imageCount(t: TestApp, userId: string): Promise<number> {
+  return (await t.container.database.db.select({ id: images.id }).from(images).where(eq(images.userId, userId))).length;
+}
 
 describe.each(databaseKinds)('the public API on %s', (kind) => {
   let t: TestApp;
@@ -172,6 +179,41 @@ describe.each(databaseKinds)('the public API on %s', (kind) => {
     expect((await v1(t, alice.key, 'POST', '/api/v1/jobs', body, { 'idempotency-key': 'bad key' })).statusCode).toBe(400);
     expect(await balanceOf(t, alice.id)).toBe(balance - 1);
     await drain(t);
+  });
+
+  it('takes a photo as a multipart form too, refusing a wrong field, a second part, a large or non-image file', async () => {
+    const jpeg = await makeJpeg();
+    const upload = await uploadForm(t, alice.key, [{ field: 'file', bytes: jpeg, filename: 'kitchen.jpg' }]);
+    expect(upload.statusCode, upload.body).toBe(201);
+    const { id } = apiImageSchema.parse(upload.json());
+    const stored = await v1(t, alice.key, 'GET', `/api/v1/images/${id}`);
+    expect([stored.statusCode, stored.headers['content-type']]).toEqual([200, 'image/jpeg']);
+    expect((await v1(t, alice.key, 'POST', '/api/v1/jobs', { imageId: id, style: 'modern' })).statusCode).toBe(202);
+    await drain(t);
+
+    // The same file and name with one key is one upload, whether sent as a form or as JSON.
+    const key = { 'idempotency-key': randomUUID() };
+    const first = apiImageSchema.parse((await uploadForm(t, alice.key, [{ field: 'file', bytes: jpeg, filename: 'same.jpg' }], key)).json()).id;
+    const asJson = await v1(t, alice.key, 'POST', '/api/v1/images', { imageData: b64(jpeg), filename: 'same.jpg' }, key);
+    expect(asJson.json().id).toBe(first);
+    expect((await uploadForm(t, alice.key, [{ field: 'file', bytes: jpeg, filename: 'other.jpg' }], key)).statusCode).toBe(422);
+
+    const refusals: Array<[Parameters<typeof uploadForm>[2], number, string]> = [
+      [[{ field: 'photo', bytes: jpeg }], 400, 'BAD_REQUEST'],
+      [[{ field: 'note', text: 'hello' }, { field: 'file', bytes: jpeg }], 400, 'BAD_REQUEST'],
+      [[{ field: 'file', bytes: jpeg }, { field: 'file', bytes: jpeg, filename: 'second.jpg' }], 400, 'BAD_REQUEST'],
+      [[{ field: 'file', bytes: Buffer.from('not an image at all') }], 415, 'UNSUPPORTED_IMAGE_TYPE'],
+      [[{ field: 'file', bytes: Buffer.alloc(MAX_UPLOAD_BYTES + 1, 0xff) }], 413, 'FILE_TOO_LARGE'],
+    ];
+    const images = await imageCount(t, alice.id);
+    for (const [parts, status, code] of refusals) {
+      const res = await uploadForm(t, alice.key, parts);
+      expect([res.statusCode, apiErrorSchema.parse(res.json()).error.code], res.body).toEqual([status, code]);
+    }
+    expect(await imageCount(t, alice.id)).toBe(images);
+    expect((await uploadForm(t, null, [{ field: 'file', bytes: jpeg }])).statusCode).toBe(401);
+    const formToJobs = await t.app.inject({ method: 'POST', url: '/api/v1/jobs', headers: { authorization: `Bearer ${alice.key}`, 'content-type': (await formBody([{ field: 'file', bytes: jpeg }])).contentType }, payload: (await formBody([{ field: 'file', bytes: jpeg }])).payload });
+    expect(formToJobs.statusCode).toBe(400);
   });
 
   it('pages the job list with an opaque cursor, newest first', async () => {

@@ -66,6 +66,28 @@ export function v1(t: TestApp, key: string | null, method: 'GET' | 'POST' | 'DEL
   });
 }
 
+/** A multipart/form-data body as a browser or curl -F sends it: each part a file (with a name) or a text field. */
+export async function formBody(parts: Array<{ field: string; bytes?: Buffer; filename?: string; text?: string }>): Promise<{ payload: Buffer; contentType: string }> {
+  const form = new FormData();
+  for (const part of parts) {
+    if (part.bytes) form.append(part.field, new Blob([part.bytes], { type: 'image/jpeg' }), part.filename ?? 'room.jpg');
+    else form.append(part.field, part.text ?? '');
+  }
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return { payload: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type') ?? '' };
+}
+
+/** A multipart upload to /api/v1/images with a key. */
+export async function uploadForm(t: TestApp, key: string | null, parts: Parameters<typeof formBody>[0], headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  const { payload, contentType } = await formBody(parts);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/images',
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': contentType, ...headers },
+    payload,
+  });
+}
+
 export async function uploadWithKey(t: TestApp, key: string, headers: Record<string, string> = {}): Promise<string> {
   const res = await v1(t, key, 'POST', '/api/v1/images', { imageData: b64(await makeJpeg()), filename: 'room.jpg' }, headers);
   expect(res.statusCode, res.body).toBe(201);

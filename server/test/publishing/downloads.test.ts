@@ -2,6 +2,7 @@ import { downloadSizesResponseSchema, type Job } from '@roomstager/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelBox } from '../../src/domain/downloads/label.ts';
+import { renditionKey } from '../../src/storage/keys.ts';
 import { createSignedInUser, createTestApp, databaseKinds, type TestApp } from '../helpers.ts';
 import { deliver, simulator } from '../payments/payment-helpers.ts';
 import { api, type Client } from '../pipeline/pipeline-helpers.ts';
@@ -121,6 +122,21 @@ describe.each(databaseKinds)('staged downloads on %s', (kind) => {
       expect(await regionDifference(plain, labelled, { ...corner, left: 0, top: 0 })).toBeLessThan(1);
       expect(await regionDifference(plain, labelled, { ...corner, left: width - box.width, top: height - box.height })).toBeLessThan(1);
     }
+  });
+
+  it('keeps an unstamped size once made, serves it again unchanged, and deletes it with the staging', async () => {
+    const job = await completedJob(t, enterprise, 2400, 1600);
+    const stagedId = (job.stagedImageUrl ?? '').split('/').pop() ?? '';
+    const kept = () => t.container.storage.get(renditionKey(stagedId, 'hd'));
+    expect(await kept()).toBeNull();
+    const first = await download(enterprise, job, 'size=hd');
+    expect(first.rawPayload.equals((await kept()) ?? Buffer.alloc(0))).toBe(true);
+    expect((await download(enterprise, job, 'size=hd')).rawPayload.equals(first.rawPayload)).toBe(true);
+    // A stamped download is drawn on the full image, never kept.
+    expect((await download(enterprise, job, 'size=4k&label=1')).statusCode).toBe(200);
+    expect(await t.container.storage.get(renditionKey(stagedId, '4k'))).toBeNull();
+    expect((await api(t, enterprise).call('DELETE', `/api/jobs/${job.id}`)).statusCode).toBe(204);
+    expect(await kept()).toBeNull();
   });
 
   it('never labels the stored staging or the original', async () => {

@@ -1,4 +1,4 @@
-import { shareResponseSchema, type Job } from '@roomstager/contracts';
+import { shareResponseSchema, shareStateResponseSchema, type Job } from '@roomstager/contracts';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +116,24 @@ describe.each(databaseKinds)('share links on %s', (kind) => {
     for (const path of ['', '/original.jpg', '/staged.jpg', '/qr.png']) expect((await visit(`/s/${second.token}${path}`)).statusCode, path).toBe(404);
     expect((await api(t, owner).call('DELETE', `/api/shares/${second.token}`)).statusCode).toBe(404);
     expect(await shareRows(job.id)).toHaveLength(0);
+  });
+
+  it("tells the owner whether the job has a link and turns it off by the job, the token being long gone; others' calls are 404s", async () => {
+    const state = async (who: Client, jobId: string) => api(t, who).call('GET', `/api/jobs/${jobId}/share`);
+    expect(shareStateResponseSchema.parse((await state(owner, job.id)).json())).toEqual({ createdAt: null });
+    const { token } = await share(owner, job.id);
+    const { createdAt } = shareStateResponseSchema.parse((await state(owner, job.id)).json());
+    expect(Date.now() - Date.parse(createdAt ?? '')).toBeLessThan(60_000);
+
+    expect((await state(other, job.id)).statusCode).toBe(404);
+    expect((await api(t, other).call('DELETE', `/api/jobs/${job.id}/share`)).statusCode).toBe(404);
+    expect((await visit(`/s/${token}`)).statusCode).toBe(200);
+
+    expect((await api(t, owner).call('DELETE', `/api/jobs/${job.id}/share`)).statusCode).toBe(204);
+    expect((await visit(`/s/${token}`)).statusCode).toBe(404);
+    expect(shareStateResponseSchema.parse((await state(owner, job.id)).json())).toEqual({ createdAt: null });
+    expect((await api(t, owner).call('DELETE', `/api/jobs/${job.id}/share`)).statusCode).toBe(404);
+    expect((await api(t, owner).call('GET', '/api/jobs/not-a-uuid/share')).statusCode).toBe(404);
   });
 
   it('stops working when the job is deleted', async () => {

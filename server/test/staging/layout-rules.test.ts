@@ -5,9 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from '../../src/staging/local/analyze.ts';
 import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
-import { footprint, layoutRoom, violation, type Placement } from '../../src/staging/local/layout.ts';
+import { footprint, layoutDistance, layoutRoom, layoutVariations, violation, type Placement } from '../../src/staging/local/layout.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
 import { mulberry32 } from '../../src/staging/local/prng.ts';
+import { variationSet } from '../../src/staging/local/set.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 
 const FIXTURES = ['rooms/empty-living-portrait.jpg', 'rooms/empty-open-plan-living-dining.jpg', 'rooms/empty-hall-arched-windows.jpg', 'generative/empty-room-pruna-before.jpg'];
@@ -40,6 +41,30 @@ describe("a stager's layout on the fixture photos", () => {
         }
       }
     }
+  });
+
+  it('keeps every rule in every variation, and makes each variation visibly its own where the room allows', () => {
+    let apart = 0;
+    let pairs = 0;
+    for (const [name, room] of rooms) {
+      for (const roomType of ROOM_TYPES) {
+        for (const style of STYLES) {
+          const layouts = layoutVariations(room, roomType, [0, 1, 2].map((k) => variationSet(style, k, 'listing-1', 0).def));
+          expect(layouts).toHaveLength(3);
+          for (const [v, placed] of layouts.entries()) {
+            expect(placed.length, `${name} ${roomType} ${style} variation ${v}`).toBeGreaterThan(1);
+            for (const [k, p] of placed.entries()) expect(violation(room, p, placed.slice(0, k)), `${name} ${roomType} ${style} variation ${v} ${p.kind}`).toBeNull();
+          }
+          for (const [i, j] of [[0, 1], [0, 2], [1, 2]] as const) {
+            const d = layoutDistance(layouts[i]!, layouts[j]!);
+            pairs++;
+            if (d.main >= 1 || d.companions >= 1) apart++;
+          }
+        }
+      }
+    }
+    // Small rooms leave one place for the main piece; most layouts still differ at a glance.
+    expect(apart / pairs).toBeGreaterThan(0.85);
   });
 
   it('puts the headboard against a wall, and the sofa with its back to one or floating with a passage all round', () => {

@@ -20,7 +20,7 @@ const pieces = [piece('sofa', 0, 5.45, Math.PI), piece('coffeeTable', 0, 4.2), p
 const bounds = { x0: box.left, z0: 0.3, x1: box.right, z1: box.back };
 
 function shadowsFor(placements: Placement[], openings: Opening[]) {
-  const scene = buildScene(placements, 'modern', 'living_room', box.ceiling);
+  const scene = buildScene(placements, 'modern', style, 'living_room', box.ceiling);
   return computeRoomShadows(scene.mesh, scene.casts, box, openingLights(box, openings), bounds);
 }
 
@@ -98,9 +98,9 @@ describe('differential shadows on the photo', () => {
     const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
     const placements = layoutRoom(room, 'living_room', style);
     const { width, height } = fitSize(photo.width, photo.height, 800);
-    const result = renderFurniture(room, placements, 'modern', 'living_room', width, height);
+    const result = renderFurniture(room, placements, 'modern', style, 'living_room', width, height);
     expect(result.shadow.every((f) => f <= 1)).toBe(true);
-    const none = renderFurniture(room, [], 'modern', 'living_room', width, height);
+    const none = renderFurniture(room, [], 'modern', style, 'living_room', width, height);
     expect(none.shadow.every((f) => f === 1)).toBe(true);
     const cam = room.camera.scaled(width, height);
     // The photo's floor 3 cm out from the middle of each side, where neither the piece nor the

@@ -57,7 +57,7 @@ describe('the sun, from the patches it leaves on the floor', () => {
     const light = new ShadeGrid(box.left, 0, cell, nx, nz, factor);
     // An armchair in the middle of the patch.
     const chair: Placement = { kind: 'armchair', x: 1.6, z: 4, yaw: 0, size: pieceSize('armchair', STYLE_DEFS.modern), lift: 0 };
-    const scene = buildScene([chair], 'modern', 'living_room', box.ceiling);
+    const scene = buildScene([chair], 'modern', STYLE_DEFS.modern, 'living_room', box.ceiling);
     const shadows = computeRoomShadows(scene.mesh, scene.casts, box, [], { x0: box.left, z0: 0.3, x1: box.right, z1: box.back }, { light, dir: SUN });
     // Its shadow falls away from the sun, 0.6 m on from its middle.
     const hor = Math.hypot(SUN[0], SUN[2]);

@@ -1,5 +1,8 @@
+import multipart from '@fastify/multipart';
 import {
   API_JOBS_PAGE_DEFAULT,
+  API_UPLOAD_FILE_FIELD,
+  MAX_UPLOAD_BYTES,
   apiCreateJobRequestSchema,
   apiListJobsQuerySchema,
   apiUploadRequestSchema,
@@ -8,12 +11,16 @@ import {
   type ApiErrorBody,
   type ApiImage,
   type ApiJobList,
+  type UploadRequest,
   type V1OperationId,
 } from '@roomstager/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Container } from '../../container.ts';
-import { DomainError, NotFoundError } from '../../domain/errors.ts';
+import { BadRequestError, DomainError, NotFoundError } from '../../domain/errors.ts';
+import { UploadRejectedError } from '../../domain/images/errors.ts';
+import { decodeBase64Image, MESSAGES } from '../../domain/images/image-files.ts';
+import type { UploadedFile } from '../../domain/images/uploads.service.ts';
 import { imageUrl } from '../../domain/images/images.service.ts';
 import { apiImageUrl, decodeJobCursor, encodeJobCursor, toApiJob } from '../../domain/jobs/api-job.ts';
 import { apiCaller, authenticateApiCall } from '../api-auth.ts';
@@ -40,6 +47,32 @@ function fastifyCode(error: FastifyError): string {
   return 'BAD_REQUEST';
 }
 
+/** A JSON upload's file: its base64 decoded (checked before decoding, as the app's upload). */
+const jsonUpload = (input: UploadRequest): UploadedFile => ({ bytes: decodeBase64Image(input.imageData), filename: input.filename });
+
+/**
+ * A multipart upload's file: exactly one part, the file in `API_UPLOAD_FILE_FIELD`, read into
+ * memory up to the upload limit (a larger file is refused as the JSON upload refuses it).
+ */
+async function multipartUpload(req: FastifyRequest): Promise<UploadedFile> {
+  const onePart = `Send one part only: the photo in the form field "${API_UPLOAD_FILE_FIELD}", for example curl -F ${API_UPLOAD_FILE_FIELD}=@room.jpg`;
+  const { FilesLimitError, FieldsLimitError, RequestFileTooLargeError } = req.server.multipartErrors;
+  try {
+    let file: UploadedFile | undefined;
+    // Read to the end: a second part after the file is refused too, not ignored.
+    for await (const part of req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0 } })) {
+      if (file || part.type !== 'file' || part.fieldname !== API_UPLOAD_FILE_FIELD) throw new BadRequestError(onePart);
+      file = { bytes: await part.toBuffer(), filename: part.filename };
+    }
+    if (!file) throw new BadRequestError(onePart);
+    return file;
+  } catch (error) {
+    if (error instanceof RequestFileTooLargeError) throw new UploadRejectedError('FILE_TOO_LARGE', MESSAGES.tooLarge);
+    if (error instanceof FilesLimitError || error instanceof FieldsLimitError) throw new BadRequestError(onePart);
+    throw error;
+  }
+}
+
 const errorBody = (code: string, message: string, details?: unknown): ApiErrorBody =>
   ({ error: { code, message, ...(Array.isArray(details) ? { details } : {}) } }) as ApiErrorBody;
 
@@ -64,8 +97,8 @@ export async function publicApiRoutes(app: FastifyInstance, container: Container
   const handlers: Record<V1OperationId, Handler> = {
     async uploadImage(req, reply) {
       const { userId } = apiCaller(req);
-      const input = parseInput(apiUploadRequestSchema, req.body ?? {});
-      const id = await uploads.store(userId, input, jobOptionsOf(req, container).idempotencyKey ?? null);
+      const file = req.isMultipart() ? await multipartUpload(req) : jsonUpload(parseInput(apiUploadRequestSchema, req.body ?? {}));
+      const id = await uploads.store(userId, file, jobOptionsOf(req, container).idempotencyKey ?? null);
       const answer: ApiImage = { id, url: apiImageUrl(origin, id) };
       return reply.code(201).send(answer);
     },
@@ -111,6 +144,8 @@ export async function publicApiRoutes(app: FastifyInstance, container: Container
   await app.register(
     async (scope) => {
       scope.decorateRequest('apiCaller', null);
+      // Multipart is parsed by the upload handler only (a form sent to another call is a 400 there).
+      await scope.register(multipart);
       // Before the body is read: a call without a valid key never has its upload parsed.
       scope.addHook('onRequest', async (req, reply) => {
         await authenticateApiCall(req, reply, { apiKeys, rateLimits, limit: config.API_RATE_LIMIT });

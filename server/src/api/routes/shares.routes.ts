@@ -45,6 +45,17 @@ export function sharesRoutes(app: FastifyInstance, { shares, images, downloads, 
     return reply.code(201).send(answer);
   });
 
+  app.get<{ Params: { id: string } }>('/api/jobs/:id/share', async (req, reply) => {
+    const user = await requireUser(req);
+    return reply.send(await shares.stateForJob(user.id, req.params.id));
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/jobs/:id/share', async (req, reply) => {
+    const user = await requireUser(req);
+    await shares.revokeForJob(user.id, req.params.id);
+    return reply.code(204).send();
+  });
+
   app.delete<TokenParams>('/api/shares/:token', async (req, reply) => {
     const user = await requireUser(req);
     const token = parseInput(shareTokenSchema, req.params.token, 'share token');

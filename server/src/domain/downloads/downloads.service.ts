@@ -43,11 +43,14 @@ export class DownloadsService {
     return { jpeg, fileName: stagedFileName(job.style) };
   }
 
-  /** A stored staged image at a size, labelled or not (a share page shows the HD one); a 404 when its file is gone. */
+  /**
+   * A stored staged image at a size, labelled or not (a share page shows the HD one); a 404 when
+   * its file is gone. Unstamped sizes are kept once made; a stamp is drawn on the full image each time.
+   */
   async rendition(row: ImageRow, size: DownloadSize, label: boolean): Promise<Buffer> {
-    const bytes = await this.images.readFile(row);
+    const bytes = label ? await this.images.readFile(row) : await this.images.rendition(row, size, (jpeg) => renderDownload(jpeg, size, false));
     if (!bytes) throw new NotFoundError('Image not found');
-    return renderDownload(bytes, size, label);
+    return label ? renderDownload(bytes, size, true) : bytes;
   }
 
   private async allows(userId: string, size: DownloadSize): Promise<boolean> {

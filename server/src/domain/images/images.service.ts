@@ -1,12 +1,17 @@
+import { DOWNLOAD_SIZES } from '@roomstager/contracts';
 import type { Readable } from 'node:stream';
 import type { Db, Executor, Tx } from '../../db/client.ts';
-import { imageKey, isUuid, thumbnailKey } from '../../storage/keys.ts';
+import { imageKey, isUuid, renditionKey, thumbnailKey } from '../../storage/keys.ts';
 import type { ObjectStorage } from '../../storage/object-storage.ts';
 import { makeThumbnail, type NormalisedImage } from './image-files.ts';
 import { replayed, type Idempotency } from '../idempotency.ts';
 import { ImagesRepository, type ImageRow, type NewImage } from './images.repository.ts';
 
 export type { ImageRow } from './images.repository.ts';
+
+/** The derived sizes kept beside an image: the download sizes, unstamped. */
+export const RENDITIONS = DOWNLOAD_SIZES;
+export type Rendition = (typeof RENDITIONS)[number];
 
 export const IMAGE_URL_PREFIX = '/api/images/';
 export const imageUrl = (imageId: string) => `${IMAGE_URL_PREFIX}${imageId}`;
@@ -112,20 +117,33 @@ export class ImagesService {
   }
 
   /** The WebP thumbnail, made from the image on first need and kept. */
-  async thumbnail(row: Pick<ImageRow, 'id' | 'storageKey'>): Promise<Buffer | null> {
-    const key = thumbnailKey(row.id);
+  thumbnail(row: Pick<ImageRow, 'id' | 'storageKey'>): Promise<Buffer | null> {
+    return this.derived(row, thumbnailKey(row.id), 'image/webp', makeThumbnail);
+  }
+
+  /**
+   * A derived JPEG of the image (one of `RENDITIONS`), made by `make` on first need and kept, so a
+   * share page's photo or a repeated download is not resized again from the full image each time.
+   */
+  rendition(row: Pick<ImageRow, 'id' | 'storageKey'>, name: Rendition, make: (jpeg: Buffer) => Promise<Buffer>): Promise<Buffer | null> {
+    return this.derived(row, renditionKey(row.id, name), 'image/jpeg', make);
+  }
+
+  /** A file derived from the image under `key`: read when kept, else made from the image and kept; null when the image's file is gone. */
+  private async derived(row: Pick<ImageRow, 'storageKey'>, key: string, contentType: string, make: (jpeg: Buffer) => Promise<Buffer>): Promise<Buffer | null> {
     const kept = await this.storage.get(key);
     if (kept) return kept;
     const original = await this.storage.get(row.storageKey);
     if (!original) return null;
-    const thumb = await makeThumbnail(original);
-    await this.storage.put(key, thumb, 'image/webp');
-    return thumb;
+    const made = await make(original);
+    await this.storage.put(key, made, contentType);
+    return made;
   }
 
-  /** Deletes the files of an image whose row is gone (or was never written). */
+  /** Deletes the files of an image whose row is gone (or was never written), with whatever was derived from it. */
   async deleteFiles(imageId: string): Promise<void> {
-    await Promise.all([this.storage.delete(imageKey(imageId)), this.storage.delete(thumbnailKey(imageId))]);
+    const keys = [imageKey(imageId), thumbnailKey(imageId), ...RENDITIONS.map((name) => renditionKey(imageId, name))];
+    await Promise.all(keys.map((key) => this.storage.delete(key)));
   }
 
   /**

@@ -37,6 +37,21 @@ export class SharesRepository {
     return row;
   }
 
+  /** The user's share of the job, if it has one. */
+  async findForJob(userId: string, jobId: string): Promise<ShareRow | undefined> {
+    const [row] = await this.db.select().from(shares).where(and(eq(shares.jobId, jobId), eq(shares.userId, userId)));
+    return row;
+  }
+
+  /** Deletes the user's share of the job; false when it has none. */
+  async deleteForJob(userId: string, jobId: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(shares)
+      .where(and(eq(shares.jobId, jobId), eq(shares.userId, userId)))
+      .returning({ id: shares.id });
+    return rows.length > 0;
+  }
+
   /** Deletes the user's share with this token hash; false when there is none (or it is another user's). */
   async deleteOwned(userId: string, tokenHash: string): Promise<boolean> {
     const rows = await this.db

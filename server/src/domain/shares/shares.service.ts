@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SHARE_TOKEN_PATTERN, sharePath, type RoomType, type ShareResponse, type Style } from '@roomstager/contracts';
+import { SHARE_TOKEN_PATTERN, sharePath, type RoomType, type ShareResponse, type ShareStateResponse, type Style } from '@roomstager/contracts';
 import type { Db } from '../../db/client.ts';
 import { hashToken } from '../auth/auth.service.ts';
 import { NotFoundError } from '../errors.ts';
@@ -46,6 +46,19 @@ export class SharesService {
     const row = await this.repository.replaceForJob(userId, jobId, hashToken(token));
     if (!row) throw new NotFoundError('Job not found');
     return { token, url: `${this.publicOrigin}${sharePath(token)}` };
+  }
+
+  /** When the user's job got its current link, null without one; another user's job is a 404. */
+  async stateForJob(userId: string, jobId: string): Promise<ShareStateResponse> {
+    await this.jobs.view(userId, jobId);
+    const row = await this.repository.findForJob(userId, jobId);
+    return { createdAt: row ? row.createdAt.toISOString() : null };
+  }
+
+  /** Turns off the job's link, whose token the owner no longer has (it was shown once); 404 without one. */
+  async revokeForJob(userId: string, jobId: string): Promise<void> {
+    await this.jobs.view(userId, jobId);
+    if (!(await this.repository.deleteForJob(userId, jobId))) throw new NotFoundError('Share not found');
   }
 
   /** Revokes the user's link; an unknown token, or another user's, is a 404. */

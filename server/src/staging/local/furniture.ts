@@ -72,8 +72,9 @@ export function pieceSize(kind: PieceKind, style: StyleDef): Size {
   // Only width/depth scale for the luxury look; heights stay ergonomic.
   const scale = kind === 'art' || kind === 'rug' || kind === 'pendant' ? style.scale : Math.sqrt(style.scale);
   const size = { w: base.w * scale, d: base.d * scale, h: kind === 'plant' || kind === 'floorLamp' ? base.h * style.scale : base.h };
-  // Round coffee tables (soft and curved styles) are square in plan and no wider than a metre.
-  if (kind === 'coffeeTable' && (style.shape === 'soft' || style.shape === 'curved')) size.w = size.d = Math.min(1, size.w * 0.85);
+  if (kind === 'sofa') size.w *= style.pieces.sofa.width;
+  // Round coffee tables are square in plan and no wider than a metre.
+  if (kind === 'coffeeTable' && style.pieces.coffeeTable === 'round') size.w = size.d = Math.min(1, size.w * 0.85);
   return size;
 }
 
@@ -117,7 +118,7 @@ const sofa: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   const shape = style.shape;
   const legH = shape === 'soft' ? 0.05 : shape === 'square' ? 0.15 : 0.11;
-  const armW = shape === 'square' ? 0.13 : shape === 'rolled' ? 0.17 : shape === 'soft' ? 0.2 : 0.22;
+  const armW = (shape === 'square' ? 0.13 : shape === 'rolled' ? 0.17 : shape === 'soft' ? 0.2 : 0.22) * style.pieces.sofa.arms;
   const backD = shape === 'soft' ? 0.26 : 0.22;
   const seatTop = shape === 'soft' ? 0.41 : 0.45;
   const baseTop = seatTop - 0.14;
@@ -131,7 +132,8 @@ const sofa: Builder = (c, { w, d, h }) => {
     if (shape === 'rolled') b.ellipsoid([signX * (w / 2 - armW / 2), armTop, 0.02], [armW * 0.62, 0.075, d / 2], fabric, 6, 14);
   }
   const inner = w - 2 * armW;
-  const cushions = shape === 'soft' ? 1 : inner > 1.5 ? 3 : 2;
+  // Fewer across on a short sofa: a cushion narrower than 45 cm reads as a chair's.
+  const cushions = Math.max(1, Math.min(style.pieces.sofa.cushions, Math.floor(inner / 0.45)));
   const cushionW = inner / cushions;
   const seatD = d - backD;
   for (let i = 0; i < cushions; i++) {
@@ -151,7 +153,7 @@ const sofa: Builder = (c, { w, d, h }) => {
 
 const coffeeTable: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
-  if (style.shape === 'soft' || style.shape === 'curved') {
+  if (style.pieces.coffeeTable === 'round') {
     const r = w / 2;
     const topMat = style.shape === 'curved' ? mat('top') : mat('woodLight');
     b.lathe(0, 0, [[r - 0.01, h - 0.045], [r, h - 0.04], [r, h - 0.005], [r - 0.01, h]], 40, topMat);
@@ -274,9 +276,9 @@ const plant: Builder = (c, { h }) => {
   b.lathe(0, 0, [[potR * 0.7, 0], [potR * 0.92, 0.03], [potR, potH - 0.02], [potR * 1.04, potH]], 28, mat('pot'));
   b.cylinder(0, 0, potR * 0.95, potH - 0.03, potH - 0.02, mat('dark'), 20);
   const leafMat = mat('leaf');
-  // Leaf length, width and count per style: fiddle-leaf fig, ficus, olive, large-leaved palm.
-  const [leafLen, leafWidth, count] =
-    style.shape === 'square' ? [0.22, 0.14, 110] : style.shape === 'rolled' ? [0.13, 0.065, 240] : style.shape === 'soft' ? [0.1, 0.03, 380] : [0.4, 0.13, 60];
+  // Leaf length, width and count per species.
+  const species = style.pieces.plant;
+  const [leafLen, leafWidth, count] = species === 'fig' ? [0.22, 0.14, 110] : species === 'ficus' ? [0.13, 0.065, 240] : species === 'olive' ? [0.1, 0.03, 380] : [0.4, 0.13, 60];
   const trunkTop = h * 0.62;
   b.rod([0, potH - 0.03, 0], [0.015, trunkTop, 0.01], 0.012, mat('trunk'));
   const branches = 4;
@@ -291,10 +293,10 @@ const plant: Builder = (c, { h }) => {
   tips.push([0, h, 0]);
   for (let i = 0; i < count; i++) {
     const branchTip = tips[i % tips.length]!;
-    const spread = style.shape === 'curved' ? 0.15 : 0.3;
+    const spread = species === 'palm' ? 0.15 : 0.3;
     const base: Vec3 = [branchTip[0] + (rng() - 0.5) * spread, branchTip[1] - rng() * (h - trunkTop) * 0.7, branchTip[2] + (rng() - 0.5) * spread];
     const a = rng() * Math.PI * 2;
-    const droop = style.shape === 'curved' ? 0.3 + 0.5 * rng() : -0.2 + 0.7 * rng();
+    const droop = species === 'palm' ? 0.3 + 0.5 * rng() : -0.2 + 0.7 * rng();
     const dir: Vec3 = [Math.cos(a), droop, Math.sin(a)];
     const scale = 0.75 + 0.5 * rng();
     leaf(b, base, dir, leafLen * scale, leafWidth * scale, leafMat);

@@ -24,10 +24,11 @@
  * synthetic.ts empty box rooms with a known camera, for tests and sample renders
  */
 import type { StageInput, StageOutput, StagingEngine } from '../engine.ts';
-import { parseStageInput, stageToJpeg } from './pipeline.ts';
+import { asOutput, parseStageInput, stageToJpegs } from './pipeline.ts';
 import { ThreadedLocalEngine } from './thread.ts';
 
 export { RENDER_LONG_SIDE, stageDetailed, stageToJpeg, type StagedDetail } from './pipeline.ts';
+export { describeSet } from './set.ts';
 export { ThreadedLocalEngine } from './thread.ts';
 
 /** The local engine on the calling thread. */
@@ -35,8 +36,8 @@ export class LocalStagingEngine implements StagingEngine {
   readonly name = 'local';
 
   async stage(input: StageInput): Promise<StageOutput> {
-    const { image, style, roomType, signal } = parseStageInput(input);
-    return { image: await stageToJpeg(image, style, roomType, signal), contentType: 'image/jpeg' };
+    const { image, style, roomType, signal, look, variations } = parseStageInput(input);
+    return asOutput(await stageToJpegs(image, style, roomType, signal, { look, variations }));
   }
 }
 

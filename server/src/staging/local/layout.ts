@@ -290,36 +290,58 @@ interface RecipeContext {
   size: (kind: PieceKind) => Size;
   /** Height of the centre of art `height` tall hung above `top`, kept clear of the ceiling. */
   artLift: (top: number, height: number) => number;
+  /** Which of the recipe's arrangements (a variation's companions): 0 is the recipe's first. */
+  arrangement: number;
 }
 
-/** A sofa facing a coffee table, an armchair beside them, a side table, lamp, plant and art. */
-function livingRoomGroup({ size, artLift }: RecipeContext): Group {
+/**
+ * A sofa facing a coffee table on a rug, with art above it; around them, per arrangement: an
+ * armchair, a side table, lamp and plant (0); a pair of armchairs facing each other across the
+ * table, a plant (1); a sideboard along the wall beside the sofa, a lamp at the other end (2).
+ */
+function livingRoomGroup({ size, artLift, arrangement }: RecipeContext): Group {
   const sofa = size('sofa');
   const coffeeTable = size('coffeeTable');
   const armchair = size('armchair');
   const art = { ...size('art'), w: Math.min(1.3, sofa.w * 0.55) };
   const coffeeTableOut = sofa.d + 0.42 + coffeeTable.d / 2;
+  const chairAlong = sofa.w / 2 + 0.2 + armchair.w / 2;
+  // Turned towards the coffee table from either side.
+  const chair = (along: number, alternatives: number[]): Slot => ({ kind: 'armchair', along, out: coffeeTableOut + 0.1, yaw: -Math.sign(along) * (Math.PI / 2 - 0.25), weight: 2, alternatives });
+  const beside = (kind: PieceKind, along: number, out: number): Slot => ({ kind, along, out, yaw: 0, weight: 1, alternatives: [-along] });
+  const companions: Slot[][] = [
+    [chair(chairAlong, [-chairAlong]), beside('sideTable', -(sofa.w / 2 + 0.3), 0.3), beside('floorLamp', sofa.w / 2 + 0.3, 0.3), beside('plant', -(sofa.w / 2 + 0.85), 0.33)],
+    [chair(chairAlong, []), chair(-chairAlong, []), beside('plant', sofa.w / 2 + 0.45, 0.33)],
+    [beside('sideboard', -(sofa.w / 2 + 0.35 + size('sideboard').w / 2), size('sideboard').d / 2 + 0.02), beside('floorLamp', sofa.w / 2 + 0.3, 0.3)],
+  ];
   return {
     anchor: 'sofa',
     slots: [
       { kind: 'rug', along: 0, out: sofa.d * 0.75 + 0.7, yaw: 0, weight: 2, size: { ...size('rug'), w: Math.min(sofa.w + 0.3, 2.6), d: 1.7 } },
       { kind: 'sofa', along: 0, out: sofa.d / 2 + 0.04, yaw: 0, weight: 10 },
       { kind: 'coffeeTable', along: 0, out: coffeeTableOut, yaw: 0, weight: 3 },
-      { kind: 'armchair', along: sofa.w / 2 + 0.2 + armchair.w / 2, out: coffeeTableOut + 0.1, yaw: -Math.PI / 2 + 0.25, weight: 2, alternatives: [-(sofa.w / 2 + 0.2 + armchair.w / 2)] },
-      { kind: 'sideTable', along: -(sofa.w / 2 + 0.3), out: 0.3, yaw: 0, weight: 1, alternatives: [sofa.w / 2 + 0.3] },
-      { kind: 'floorLamp', along: sofa.w / 2 + 0.3, out: 0.3, yaw: 0, weight: 1, alternatives: [-(sofa.w / 2 + 0.3)] },
-      { kind: 'plant', along: -(sofa.w / 2 + 0.85), out: 0.33, yaw: 0, weight: 1, alternatives: [sofa.w / 2 + 0.85] },
+      ...companions[arrangement % companions.length]!,
       { kind: 'art', along: 0, out: 0, yaw: 0, weight: 1, lift: artLift(sofa.h, art.h), size: art },
     ],
   };
 }
 
-/** A bed between two nightstands, a bench at its foot, art over the headboard. */
-function bedroomGroup({ style, size, artLift }: RecipeContext): Group {
+/**
+ * A bed between two nightstands, art over the headboard; per arrangement a bench at its foot
+ * and a plant (0), an armchair in the corner beside it (1), a bench and a floor lamp (2).
+ */
+function bedroomGroup({ style, size, artLift, arrangement }: RecipeContext): Group {
   const bed = size('bed');
   const nightstand = size('nightstand');
   const art = { ...size('art'), w: Math.min(1.2, bed.w * 0.7), h: 0.55 };
   const nightstandAlong = bed.w / 2 + 0.1 + nightstand.w / 2;
+  const bench: Slot = { kind: 'bench', along: 0, out: bed.d + 0.12 + size('bench').d / 2, yaw: 0, weight: 1 };
+  const corner = bed.w / 2 + 0.95;
+  const companions: Slot[][] = [
+    [bench, { kind: 'plant', along: corner, out: 0.35, yaw: 0, weight: 1, alternatives: [-corner] }],
+    [{ kind: 'armchair', along: corner + 0.1, out: 0.75, yaw: -0.6, weight: 1, alternatives: [-(corner + 0.1)] }],
+    [bench, { kind: 'floorLamp', along: corner - 0.2, out: 0.3, yaw: 0, weight: 1, alternatives: [-(corner - 0.2)] }],
+  ];
   return {
     anchor: 'bed',
     slots: [
@@ -327,9 +349,8 @@ function bedroomGroup({ style, size, artLift }: RecipeContext): Group {
       { kind: 'bed', along: 0, out: bed.d / 2 + 0.1, yaw: 0, weight: 10 },
       { kind: 'nightstand', along: nightstandAlong, out: nightstand.d / 2 + 0.03, yaw: 0, weight: 2 },
       { kind: 'nightstand', along: -nightstandAlong, out: nightstand.d / 2 + 0.03, yaw: 0, weight: 2 },
-      { kind: 'bench', along: 0, out: bed.d + 0.12 + size('bench').d / 2, yaw: 0, weight: 1 },
+      ...companions[arrangement % companions.length]!,
       { kind: 'art', along: 0, out: 0, yaw: 0, weight: 1, lift: artLift(headboardTop(bed.h, style), art.h), size: art },
-      { kind: 'plant', along: bed.w / 2 + 0.95, out: 0.35, yaw: 0, weight: 1, alternatives: [-(bed.w / 2 + 0.95)] },
     ],
   };
 }
@@ -403,11 +424,12 @@ const GROUPS: Record<RoomType, (ctx: RecipeContext) => Group> = {
   kitchen: kitchenGroup,
 };
 
-function groupFor(roomType: RoomType, style: StyleDef, ceiling: number): Group {
+function groupFor(roomType: RoomType, style: StyleDef, ceiling: number, arrangement: number): Group {
   return GROUPS[roomType]({
     style,
     size: (kind) => pieceSize(kind, style),
     artLift: (top, height) => Math.min(ceiling - 0.35 - height / 2, top + 0.25 + height / 2),
+    arrangement,
   });
 }
 
@@ -430,10 +452,13 @@ const PENDANT_HEIGHT = 1.6;
 
 const FAR_SIDE: ReadonlyArray<PieceKind> = ['armchair', 'floorLamp', 'plant', 'shelf'];
 
-/** Whether a tall companion would stand well in front of the group, alone in the foreground. */
+/**
+ * Whether a tall companion would stand well in front of the group, alone in the foreground (a
+ * sideboard beside a sofa at the far wall ends up there: a dark block nearest the camera).
+ */
 function standsForward(room: RoomModel, p: Placement, placed: Placement[], anchor: PieceKind): boolean {
   const main = placed.find((q) => q.kind === anchor);
-  if (!main || !FAR_SIDE.includes(p.kind)) return false;
+  if (!main || !(FAR_SIDE.includes(p.kind) || p.kind === 'sideboard')) return false;
   const depth = (q: Placement) => room.camera.toCamera([q.x, 0, q.z])[2];
   return depth(p) < depth(main) - 0.8;
 }
@@ -483,23 +508,81 @@ function placeGroup(room: RoomModel, group: Group, frame: { x: number; z: number
   return { placed, score };
 }
 
-/**
- * Chooses where the room type's group goes: every visible, plain stretch of wall is tried for
- * the anchor piece (sofa, bed, desk, or the dining table's wall side) and the arrangement that
- * places the most important pieces, in the photo's mid-ground, wins. When no wall works the
- * group floats in the middle of the visible floor, shrunk if needed, so there is always a layout.
- */
+/** The layout of one staging: the best of layoutVariations. */
 export function layoutRoom(room: RoomModel, roomType: RoomType, style: StyleDef): Placement[] {
-  const group = groupFor(roomType, style, room.box.ceiling);
+  return layoutVariations(room, roomType, [style])[0]!;
+}
+
+type Candidate = { placed: Placement[]; score: number };
+
+/** How far a variation's layout may score below the best one and still be offered. */
+const VARIATION_SLACK = 3;
+
+/**
+ * How different two layouts look, 1 or more meaning at a glance: the main piece (the first
+ * standing one) moved a metre or more, or turned to another wall (`main`); or its companions
+ * stand elsewhere by 70 cm or more on average, pieces one layout lacks counting as moved 1.5 m
+ * (`companions`: the group mirrored, other pieces). Rugs and art follow the main piece.
+ */
+export function layoutDistance(a: Placement[], b: Placement[]): { main: number; companions: number } {
+  const standing = (p: Placement) => p.kind !== 'rug' && p.kind !== 'art';
+  const ma = a.find(standing);
+  const mb = b.find(standing);
+  if (!ma || !mb) return { main: ma === mb ? 0 : 1, companions: 0 };
+  const turn = Math.abs(Math.atan2(Math.sin(ma.yaw - mb.yaw), Math.cos(ma.yaw - mb.yaw)));
+  const rest = a.filter((p) => p !== ma && standing(p));
+  let moved = 0;
+  for (const p of rest) {
+    const same = b.filter((q) => q.kind === p.kind);
+    moved += same.length ? Math.min(...same.map((q) => Math.hypot(q.x - p.x, q.z - p.z))) : 1.5;
+  }
+  const lacking = b.filter((q) => q !== mb && standing(q) && !a.some((p) => p.kind === q.kind)).length;
+  return { main: Math.max(Math.hypot(ma.x - mb.x, ma.z - mb.z), turn > 0.5 ? 1 : 0), companions: (moved + 1.5 * lacking) / Math.max(1, rest.length + lacking) / 0.7 };
+}
+
+/**
+ * The layout of each variation, one per furniture set (the variations' sets, set.ts), each with
+ * its own arrangement of companions. The first is the best layout. Each further one is, among
+ * the layouts within VARIATION_SLACK of its own best, the best whose main piece stands
+ * elsewhere than in every earlier one (another wall, another place along it); failing that, the
+ * best whose companions do (the group mirrored, other pieces); where the room allows neither,
+ * the one least like the earlier ones.
+ */
+export function layoutVariations(room: RoomModel, roomType: RoomType, sets: StyleDef[]): Placement[][] {
+  const chosen: Placement[][] = [];
+  for (const [k, style] of sets.entries()) {
+    const candidates = layoutCandidates(room, roomType, style, k).sort((a, b) => b.score - a.score);
+    const top = candidates[0]!.score;
+    const near = candidates.filter((c) => c.score >= top - VARIATION_SLACK);
+    const apart = (c: Candidate, key: 'main' | 'companions') => chosen.every((q) => layoutDistance(c.placed, q)[key] >= 1);
+    const least = (c: Candidate) => Math.min(...chosen.map((q) => Math.max(...Object.values(layoutDistance(c.placed, q)))));
+    const pick =
+      near.find((c) => apart(c, 'main')) ??
+      near.find((c) => apart(c, 'companions')) ??
+      candidates.reduce((best, c) => (least(c) > least(best) + 1e-9 ? c : best));
+    chosen.push(pick.placed);
+  }
+  return chosen;
+}
+
+/**
+ * Every layout worth offering for the room type's group, scored: every visible, plain stretch of
+ * wall is tried for the anchor piece (sofa, bed, desk, or the dining table's wall side), scoring
+ * the arrangements that place the most important pieces in the photo's mid-ground best. When no
+ * wall works the group floats in the middle of the visible floor, shrunk if needed, so there is
+ * always a layout.
+ */
+function layoutCandidates(room: RoomModel, roomType: RoomType, style: StyleDef, arrangement: number): Candidate[] {
+  const group = groupFor(roomType, style, room.box.ceiling, arrangement);
   const cam = room.camera;
   const nearFloor = cam.floorPoint(cam.p.cx, cam.p.height * 0.98);
   const zNear = nearFloor ? nearFloor[2] : 1.5;
   const zTarget = clamp(zNear + 0.4 * (room.box.back - zNear), 3, 5.5);
   if (roomType === 'kitchen') {
-    const bar = counterLayout(room, style, zTarget);
-    if (bar) return bar;
+    const bars = counterLayouts(room, style, zTarget);
+    if (bars.length) return bars;
   }
-  let best: { placed: Placement[]; score: number } | null = null;
+  const out: Candidate[] = [];
   for (const wall of room.walls) {
     for (let a = wall.visibleFrom + 0.3; a <= wall.visibleTo - 0.3; a += 0.1) {
       const frame = wallFrame(room, wall.id, a);
@@ -513,16 +596,13 @@ export function layoutRoom(room: RoomModel, roomType: RoomType, style: StyleDef)
         // Prefer walls whose floor line is clearly seen: furniture against a guessed wall floats.
         const evidence = 4 * room.box.evidence[wall.id];
         const score = r.score - depthCost(depth, zTarget) + backBonus + 0.4 * freeRun(wall, a) + evidence;
-        if (!best || score > best.score + 1e-9) best = { placed: r.placed, score };
+        out.push({ placed: r.placed, score });
       }
     }
   }
-  if (roomType === 'living_room') {
-    const open = floatingGroup(room, group, style, zTarget);
-    if (open && (!best || open.score > best.score)) return open.placed;
-  }
-  if (best) return best.placed;
-  return floatingLayout(room, group, style, zTarget);
+  if (roomType === 'living_room') out.push(...floatingGroups(room, group, style, zTarget));
+  if (out.length) return out;
+  return [{ placed: floatingLayout(room, group, style, zTarget), score: 0 }];
 }
 
 /** What missing the target depth costs a layout per metre: a group too far back leaves the photo empty. */
@@ -541,18 +621,18 @@ const FLOATING_COST = 1.0;
  * Tried where the floor leaves a passage on both sides and behind; scored as the wall layouts
  * are, less FLOATING_COST, with nothing hung (there is no wall behind it), so the art it cannot have is not held against it.
  */
-function floatingGroup(room: RoomModel, group: Group, style: StyleDef, zTarget: number): { placed: Placement[]; score: number } | null {
+function floatingGroups(room: RoomModel, group: Group, style: StyleDef, zTarget: number): Candidate[] {
   const { left, right, back } = room.box;
   const anchorSlot = group.slots.find((s) => s.kind === group.anchor);
-  if (!anchorSlot) return null;
+  if (!anchorSlot) return [];
   const anchor = anchorSlot.size ?? pieceSize(group.anchor, style);
-  if (right - left < anchor.w + 2 * PASSAGE) return null;
+  if (right - left < anchor.w + 2 * PASSAGE) return [];
   const standing: Group = { anchor: group.anchor, slots: group.slots.filter((s) => s.kind !== 'art') };
   const unhung = group.slots.reduce((sum, s) => sum + (s.kind === 'art' ? s.weight : 0), 0);
   const cam = room.camera;
   // In place of a wall's evidence: how surely the floor was found, from all the walls' floor lines.
   const sureFloor = (4 * (room.box.evidence.left + room.box.evidence.right + room.box.evidence.back)) / 3;
-  let best: { placed: Placement[]; score: number } | null = null;
+  const out: Candidate[] = [];
   for (let z = zTarget - 0.5; z <= Math.min(zTarget + 1.5, back - PASSAGE); z += 0.25) {
     for (let x = left + PASSAGE + anchor.w / 2; x <= right - PASSAGE - anchor.w / 2 + 1e-9; x += 0.25) {
       for (const mirror of [1, -1]) {
@@ -563,12 +643,11 @@ function floatingGroup(room: RoomModel, group: Group, style: StyleDef, zTarget: 
         // Centred in the photo, as a stager frames the group; the frame's edge cuts no sofa arm.
         const box = imageBox(room, main);
         const offCentre = box ? Math.abs((box.u0 + box.u1) / 2 - cam.p.width / 2) / cam.p.width : 0.5;
-        const score = r.score - depthCost(depth, zTarget) - 3 * offCentre + sureFloor + unhung - FLOATING_COST;
-        if (!best || score > best.score + 1e-9) best = { placed: r.placed, score };
+        out.push({ placed: r.placed, score: r.score - depthCost(depth, zTarget) - 3 * offCentre + sureFloor + unhung - FLOATING_COST });
       }
     }
   }
-  return best;
+  return out;
 }
 
 /** Base cabinets stools can face: a counter along a wall or an island's near side. */
@@ -597,10 +676,11 @@ function bars(room: RoomModel): Bar[] {
 /**
  * A kitchen with an island or a counter: two to four bar stools along its front, facing it,
  * sized to its height; a runner under them, a bowl of fruit on the worktop and a plant at one
- * end. The row slides along each to where the most stools fit nearest the photo's mid-ground.
+ * end. Every place along each where a row fits is a candidate; the most stools nearest the
+ * photo's mid-ground score best.
  */
-function counterLayout(room: RoomModel, style: StyleDef, zTarget: number): Placement[] | null {
-  let best: { stools: Placement[]; bar: Bar; a: number; spacing: number; score: number } | null = null;
+function counterLayouts(room: RoomModel, style: StyleDef, zTarget: number): Candidate[] {
+  const out: Candidate[] = [];
   for (const bar of bars(room)) {
     const base = pieceSize('barStool', style);
     // Seat about 27 cm under the worktop, as for people sitting at it.
@@ -620,12 +700,15 @@ function counterLayout(room: RoomModel, style: StyleDef, zTarget: number): Place
         if (stools.length < n) continue;
         const depth = stools.reduce((acc, p) => acc + room.camera.toCamera([p.x, 0, p.z])[2], 0) / n;
         const score = 2 * n + bar.bonus - 0.9 * Math.abs(depth - zTarget) - 0.5 * Math.abs(a - (bar.from + bar.to) / 2);
-        if (!best || score > best.score + 1e-9) best = { stools, bar, a, spacing, score };
+        out.push({ placed: furnishBar(room, style, bar, a, spacing, stools), score });
       }
     }
   }
-  if (!best) return null;
-  const { bar, a, spacing, stools } = best;
+  return out;
+}
+
+/** A row of stools at a bar completed: the runner under them, the bowl on the worktop, a plant at one end. */
+function furnishBar(room: RoomModel, style: StyleDef, bar: Bar, a: number, spacing: number, stools: Placement[]): Placement[] {
   const frame = bar.frame(a);
   const n = stools.length;
   const placed: Placement[] = [];

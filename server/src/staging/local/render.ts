@@ -13,7 +13,7 @@ import { rasterize, type Fragment, type RenderLayer } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
 import { computeRoomShadows, openingLights, type ShadeGrid } from './shadows.ts';
 import { leavesThrough, patchBrightness } from './sun.ts';
-import { ROLES, STYLE_DEFS, type Role } from './styles.ts';
+import { ROLES, type Role, type StyleDef } from './styles.ts';
 import { normalize, smoothstep, type Vec3 } from './vec.ts';
 
 export interface Lighting {
@@ -77,8 +77,8 @@ export interface Scene {
   casts: Uint8Array;
 }
 
-export function buildScene(placements: Placement[], style: Style, roomType: RoomType, ceiling: number): Scene {
-  const def = STYLE_DEFS[style];
+/** The scene of a style's pieces, built with the furniture set `def` (set.ts); `style` and `roomType` seed the builders' jitter. */
+export function buildScene(placements: Placement[], style: Style, def: StyleDef, roomType: RoomType, ceiling: number): Scene {
   const b = new MeshBuilder();
   const roles: Role[] = [...ROLES];
   const materials: PreparedMaterial[] = roles.map((r) => prepare(def.materials[r]));
@@ -248,9 +248,9 @@ export interface RenderResult {
 }
 
 /** Renders the placed furniture at the given resolution, with the floor shadows it casts. */
-export function renderFurniture(room: RoomModel, placements: Placement[], style: Style, roomType: RoomType, width: number, height: number): RenderResult {
+export function renderFurniture(room: RoomModel, placements: Placement[], style: Style, def: StyleDef, roomType: RoomType, width: number, height: number): RenderResult {
   const cam = room.camera.scaled(width, height);
-  const scene = buildScene(placements, style, roomType, room.box.ceiling);
+  const scene = buildScene(placements, style, def, roomType, room.box.ceiling);
   const light = estimateLighting(room);
   let x0 = Infinity;
   let z0 = Infinity;

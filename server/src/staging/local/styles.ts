@@ -30,8 +30,26 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
+/** A sofa model: its width over the base size, seat cushions across, and arm width over the shape's. */
+export interface SofaModel {
+  width: number;
+  cushions: number;
+  arms: number;
+}
+
+/** Fiddle-leaf fig, ficus, olive tree, large-leaved palm. */
+export type PlantKind = 'fig' | 'ficus' | 'olive' | 'palm';
+
+/** Which variant of a piece the builders make (set.ts chooses them; the house set is each style's own). */
+export interface PieceChoices {
+  sofa: SofaModel;
+  coffeeTable: 'rect' | 'round';
+  plant: PlantKind;
+}
+
 export interface StyleDef {
   materials: Record<Role, Material>;
+  pieces: PieceChoices;
   /** Multiplier on furniture sizes (luxury pieces are larger). */
   scale: number;
   /** Leg/arm shapes the builders switch on. */
@@ -58,6 +76,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
   modern: {
     scale: 1,
     shape: 'square',
+    pieces: { sofa: { width: 1, cushions: 3, arms: 1 }, coffeeTable: 'rect', plant: 'fig' },
     omit: [],
     materials: {
       // A mid-grey weave, as most grey sofas are: pale grey reads as unshaded clay in a photo.
@@ -88,6 +107,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
   traditional: {
     scale: 1,
     shape: 'rolled',
+    pieces: { sofa: { width: 1, cushions: 3, arms: 1 }, coffeeTable: 'rect', plant: 'ficus' },
     omit: [],
     materials: {
       upholstery: fabric([0.72, 0.63, 0.5]),
@@ -117,6 +137,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
   minimalist: {
     scale: 0.95,
     shape: 'soft',
+    pieces: { sofa: { width: 1, cushions: 1, arms: 1 }, coffeeTable: 'round', plant: 'olive' },
     omit: ['armchair', 'sideTable', 'floorLamp', 'bench', 'sideboard'],
     materials: {
       upholstery: fabric([0.86, 0.84, 0.8]),
@@ -126,13 +147,13 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       woodLight: wood([0.82, 0.7, 0.52], [0.7, 0.57, 0.4]),
       metal: metal([0.85, 0.84, 0.82], 0.2),
       top: wood([0.8, 0.67, 0.49], [0.68, 0.54, 0.37]),
-      rug: { kind: 'rug', color: [0.84, 0.8, 0.72], color2: [0.74, 0.69, 0.6], spec: 0, shininess: 1, pattern: 0 },
+      rug: { kind: 'rug', color: [0.84, 0.8, 0.72], color2: [0.74, 0.69, 0.6], color3: [0.74, 0.69, 0.6], spec: 0, shininess: 1, pattern: 0 },
       chairFabric: fabric([0.82, 0.78, 0.7]),
       shade: { kind: 'linen', color: [0.95, 0.94, 0.91], spec: 0, shininess: 1, glow: 0.2 },
       pot: { kind: 'ceramic', color: [0.9, 0.89, 0.86], spec: 0.15, shininess: 20 },
       leaf: { ...leaf, color: [0.3, 0.38, 0.22], color2: [0.42, 0.5, 0.3] },
       trunk: plain([0.45, 0.38, 0.3]),
-      art: { kind: 'art', color: [0.93, 0.91, 0.87], color2: [0.3, 0.28, 0.26], spec: 0.02, shininess: 5, pattern: 3 },
+      art: { kind: 'art', color: [0.93, 0.91, 0.87], color2: [0.3, 0.28, 0.26], color3: [0.3, 0.28, 0.26], spec: 0.02, shininess: 5, pattern: 3 },
       frame: wood([0.8, 0.67, 0.49], [0.68, 0.54, 0.37]),
       mat: plain([0.95, 0.94, 0.91]),
       bedding: { kind: 'linen', color: [0.94, 0.93, 0.9], spec: 0.02, shininess: 5 },
@@ -146,6 +167,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
   luxury: {
     scale: 1.1,
     shape: 'curved',
+    pieces: { sofa: { width: 1, cushions: 3, arms: 1 }, coffeeTable: 'round', plant: 'palm' },
     omit: [],
     materials: {
       upholstery: velvet([0.06, 0.28, 0.21]),

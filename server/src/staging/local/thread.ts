@@ -1,19 +1,20 @@
 import type { RoomType, Style } from '@roomstager/contracts';
 import { Worker } from 'node:worker_threads';
 import { InvalidImageError, NoRoomError, type StageInput, type StageOutput, type StagingEngine } from '../engine.ts';
-import { parseStageInput, stageToJpeg } from './pipeline.ts';
+import { asOutput, parseStageInput, stageToJpegs, type StageOptions } from './pipeline.ts';
 
 export interface WorkerRequest {
   id: number;
   image: Uint8Array;
   style: Style;
   roomType: RoomType;
+  options: StageOptions;
 }
 
 /** What went wrong in the thread, so the caller gets the same error class as on its own thread. */
 export type WorkerFailure = 'invalid-image' | 'no-room' | 'error';
 
-export type WorkerReply = { id: number; ok: true; image: Uint8Array } | { id: number; ok: false; failure: WorkerFailure; message: string };
+export type WorkerReply = { id: number; ok: true; images: Uint8Array[] } | { id: number; ok: false; failure: WorkerFailure; message: string };
 
 export function failureOf(err: unknown): WorkerFailure {
   return err instanceof InvalidImageError ? 'invalid-image' : err instanceof NoRoomError ? 'no-room' : 'error';
@@ -26,7 +27,7 @@ function errorFor(failure: WorkerFailure, message: string): Error {
 interface Job {
   request: WorkerRequest;
   signal: AbortSignal;
-  resolve: (jpeg: Buffer) => void;
+  resolve: (jpegs: Buffer[]) => void;
   reject: (err: unknown) => void;
 }
 
@@ -50,15 +51,16 @@ export class ThreadedLocalEngine implements StagingEngine {
   constructor(private readonly entry: URL = new URL('./worker-entry.ts', import.meta.url)) {}
 
   async stage(input: StageInput): Promise<StageOutput> {
-    const { image, style, roomType, signal } = parseStageInput(input);
+    const { image, style, roomType, signal, look, variations } = parseStageInput(input);
     signal.throwIfAborted();
-    const jpeg = await new Promise<Buffer>((resolve, reject) => {
-      const job: Job = { request: { id: this.nextId++, image: new Uint8Array(image), style, roomType }, signal, resolve, reject };
+    const jpegs = await new Promise<Buffer[]>((resolve, reject) => {
+      const request = { id: this.nextId++, image: new Uint8Array(image), style, roomType, options: { look, variations } };
+      const job: Job = { request, signal, resolve, reject };
       signal.addEventListener('abort', () => this.abort(job), { once: true });
       this.queue.push(job);
       void this.pump();
     });
-    return { image: jpeg, contentType: 'image/jpeg' };
+    return asOutput(jpegs);
   }
 
   /** Stops the worker; pending jobs are rejected. */
@@ -113,7 +115,7 @@ export class ThreadedLocalEngine implements StagingEngine {
       const job = this.running;
       if (!job || job.request.id !== msg.id) return;
       this.running = null;
-      if (msg.ok) job.resolve(Buffer.from(msg.image.buffer, msg.image.byteOffset, msg.image.byteLength));
+      if (msg.ok) job.resolve(msg.images.map((i) => Buffer.from(i.buffer, i.byteOffset, i.byteLength)));
       else job.reject(errorFor(msg.failure, msg.message));
       void this.pump();
     });
@@ -145,7 +147,8 @@ export class ThreadedLocalEngine implements StagingEngine {
       // No worker thread available (for example no TypeScript loader): stage here instead.
       this.threadsUnavailable = true;
       this.running = null;
-      stageToJpeg(Buffer.from(job.request.image), job.request.style, job.request.roomType, job.signal).then(job.resolve, job.reject);
+      const { image, style, roomType, options } = job.request;
+      stageToJpegs(Buffer.from(image), style, roomType, job.signal, options).then(job.resolve, job.reject);
       void this.pump();
       return;
     }

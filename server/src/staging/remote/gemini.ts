@@ -42,7 +42,7 @@ export class GeminiEngine implements StagingEngine {
 
   async stage(input: StageInput): Promise<StageOutput> {
     const prepared = await prepareInput(input.image);
-    const prompt = buildStagingPrompt(input.style, input.roomType, input.emphasis);
+    const prompt = buildStagingPrompt(input.style, input.roomType, input.emphasis, input.look);
     const body = JSON.stringify({
       contents: [{ parts: [{ text: prompt }, { inline_data: { mime_type: prepared.contentType, data: prepared.bytes.toString('base64') } }] }],
       generationConfig: { responseModalities: ['IMAGE'] },

@@ -45,7 +45,7 @@ export class OpenAiEngine implements StagingEngine {
 
   async stage(input: StageInput): Promise<StageOutput> {
     const prepared = await prepareInput(input.image);
-    const prompt = buildStagingPrompt(input.style, input.roomType, input.emphasis);
+    const prompt = buildStagingPrompt(input.style, input.roomType, input.emphasis, input.look);
     const size = openAiSize(prepared.width, prepared.height);
     const answer = await this.http.json(
       {

@@ -68,7 +68,7 @@ export class ReplicateEngine implements StagingEngine {
     const prepared = await prepareInput(input.image);
     const { owner, name, version } = parseReplicateModel(this.model);
     const modelInput = {
-      prompt: buildStagingPrompt(input.style, input.roomType, input.emphasis),
+      prompt: buildStagingPrompt(input.style, input.roomType, input.emphasis, input.look),
       input_image: `data:${prepared.contentType};base64,${prepared.bytes.toString('base64')}`,
       aspect_ratio: 'match_input_image',
       output_format: 'jpg',

@@ -1,5 +1,6 @@
 import { ROOM_TYPES, STYLES } from '@roomstager/contracts';
 import { describe, expect, it } from 'vitest';
+import { describeSet } from '../../../src/staging/local/set.ts';
 import { buildStagingPrompt, ROOM_TYPE_FRAGMENTS, STAGING_INSTRUCTION, STYLE_FRAGMENTS } from '../../../src/staging/prompt.ts';
 
 describe('staging prompt', () => {
@@ -24,6 +25,15 @@ describe('staging prompt', () => {
         expect(prompt).toContain(ROOM_TYPE_FRAGMENTS[roomType]);
       }
     }
+  });
+
+  it("describes a listing's furniture set when a look is given: the same words for every room of it, other words in another style", () => {
+    const prompt = buildStagingPrompt('modern', 'bedroom', [], 'listing-7');
+    expect(prompt).toContain(describeSet('modern', 'listing-7'));
+    expect(describeSet('modern', 'listing-7')).toMatch(/^Furniture set, the same in every photo of this property: a .+ sofa, .+ wood, .+ metal accents/);
+    expect(buildStagingPrompt('modern', 'living_room', [], 'listing-7')).toContain(describeSet('modern', 'listing-7'));
+    expect(describeSet('luxury', 'listing-7')).not.toBe(describeSet('modern', 'listing-7'));
+    expect(buildStagingPrompt('modern', 'bedroom')).not.toContain('Furniture set');
   });
 
   it('keeps the room structure and adds only movable furniture and decor', () => {

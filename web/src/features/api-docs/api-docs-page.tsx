@@ -50,13 +50,15 @@ export ROOMSTAGER_KEY=rs_live_...                          # your key`}</Code>
 
       <Section id="upload" title="1. Upload a photo">
         <p>
-          <code className={inline}>POST /api/v1/images</code> takes the same JSON as the app: the JPEG or PNG file in base64 (at most 10 MB) and its file
-          name. It answers <code className={inline}>201</code> with the image's <code className={inline}>id</code> and URL.
+          <code className={inline}>POST /api/v1/images</code> takes the JPEG or PNG file (at most 10 MB) as a form, in the field{' '}
+          <code className={inline}>file</code>. It answers <code className={inline}>201</code> with the image's <code className={inline}>id</code> and URL.
         </p>
-        <Code>{`IMAGE_ID=$(base64 -w0 room.jpg | jq -Rc '{imageData: ., filename: "room.jpg"}' |
-curl -sS -X POST "$ROOMSTAGER_URL/api/v1/images" \\
-  -H "Authorization: Bearer $ROOMSTAGER_KEY" -H "Content-Type: application/json" \\
-  -H "Idempotency-Key: $(openssl rand -hex 16)" --data-binary @- | jq -r .id)`}</Code>
+        <Code>{`IMAGE_ID=$(curl -sS -X POST "$ROOMSTAGER_URL/api/v1/images" \\
+  -H "Authorization: Bearer $ROOMSTAGER_KEY" \\
+  -H "Idempotency-Key: $(openssl rand -hex 16)" -F file=@room.jpg | jq -r .id)`}</Code>
+        <p>
+          It also takes the app's JSON, the file in base64 with its name: <code className={inline}>{'{"imageData": "...", "filename": "room.jpg"}'}</code>.
+        </p>
       </Section>
 
       <Section id="create-job" title="2. Start a staging">

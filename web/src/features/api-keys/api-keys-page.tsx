@@ -205,9 +205,16 @@ function WebhookSecretCard() {
         {shown && secret.data ? (
           <SecretValue label="Webhook secret" value={secret.data.secret} />
         ) : (
-          <Button variant="outline" onClick={() => setShown(true)} disabled={shown}>
-            {shown ? 'Loading...' : 'Show secret'}
-          </Button>
+          <>
+            {secret.isError && (
+              <p role="alert" className="text-sm text-red-700">
+                The secret could not be loaded: {secret.error.message}
+              </p>
+            )}
+            <Button variant="outline" onClick={() => (shown ? void secret.refetch() : setShown(true))} disabled={secret.isFetching}>
+              {secret.isFetching ? 'Loading...' : secret.isError ? 'Try again' : 'Show secret'}
+            </Button>
+          </>
         )}
       </CardContent>
     </Card>

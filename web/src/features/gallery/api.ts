@@ -1,9 +1,10 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   downloadSizesResponseSchema,
   jobPageResponseSchema,
   jobSchema,
   shareResponseSchema,
+  shareStateResponseSchema,
   type DownloadSize,
   type JobPage,
   type RegenerateJobRequest,
@@ -90,12 +91,27 @@ export const useDownloadSizes = () =>
 /** The staged photo of a job at a size, with the "Virtually Staged" stamp or without. */
 export const stagedDownloadUrl = (jobId: string, size: DownloadSize, label: boolean) => `/api/jobs/${jobId}/download?size=${size}&label=${label ? 1 : 0}`;
 
-/** A new public link to a job (the job's earlier link stops working). */
-export const useCreateShare = () => useMutation({ mutationFn: (jobId: string) => apiJson('POST', `/api/jobs/${jobId}/share`, shareResponseSchema) });
+/** Whether the job has a public link, and since when (its address was shown once, when made). */
+export const useShareState = (jobId: string) =>
+  useQuery({ queryKey: queryKeys.jobShare(jobId), queryFn: ({ signal }) => apiJson('GET', `/api/jobs/${jobId}/share`, shareStateResponseSchema, undefined, { signal }) });
 
-export const useRevokeShare = () =>
-  useMutation({
-    mutationFn: async (token: string) => {
-      await apiRequest('DELETE', `/api/shares/${token}`);
-    },
+/** A new public link to a job (the job's earlier link stops working). */
+export function useCreateShare(jobId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson('POST', `/api/jobs/${jobId}/share`, shareResponseSchema),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.jobShare(jobId) }),
   });
+}
+
+/** Turns off the job's public link. */
+export function useRevokeShare(jobId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      await apiRequest('DELETE', `/api/jobs/${jobId}/share`);
+    },
+    // Known at once: no moment where the panel still says the link is on.
+    onSuccess: () => queryClient.setQueryData(queryKeys.jobShare(jobId), { createdAt: null }),
+  });
+}

@@ -1,9 +1,10 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Copy, ExternalLink, Link2, QrCode } from 'lucide-react';
 import { sharePath, type Job, type ShareResponse } from '@roomstager/contracts';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { useCreateShare, useRevokeShare } from './api.ts';
+import { formatDate } from '../../lib/format.ts';
+import { useCreateShare, useRevokeShare, useShareState } from './api.ts';
 
 const linkClass =
   'inline-flex min-h-11 items-center justify-center gap-2 rounded-lg border border-stone-300 bg-white px-4 text-sm font-medium text-stone-900 hover:bg-stone-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-stone-500';
@@ -12,28 +13,41 @@ const linkClass =
  * The public link of a finished staging: a page anyone with the link can open, with the before and
  * after, the words "Virtually staged" and the unaltered original (what California's AB 723 asks a
  * listing to offer), and its QR code for flyers. Only the token's hash is kept on the server, so a
- * link is shown once, when it is made; making another turns the earlier one off.
+ * link is shown once, when it is made; later the panel says the link is on and can turn it off or
+ * replace it. Focus follows the change: to the new link, or to the button that makes one.
  */
 export function SharePanel({ job }: { job: Job }) {
   const id = useId();
   const [share, setShare] = useState<ShareResponse | null>(null);
-  const create = useCreateShare();
-  const revoke = useRevokeShare();
+  const state = useShareState(job.id);
+  const create = useCreateShare(job.id);
+  const revoke = useRevokeShare(job.id);
   const urlId = `${id}-url`;
+  const urlRef = useRef<HTMLInputElement>(null);
+  const createRef = useRef<HTMLButtonElement>(null);
+  const [focusNext, setFocusNext] = useState<'url' | 'create' | null>(null);
+  const since = share ? null : (state.data?.createdAt ?? null);
+
+  useEffect(() => {
+    if (focusNext === 'url') urlRef.current?.focus();
+    if (focusNext === 'create') createRef.current?.focus();
+  }, [focusNext, share, since]);
 
   const onCreate = () =>
-    create.mutate(job.id, {
+    create.mutate(undefined, {
       onSuccess: (created) => {
         setShare(created);
+        setFocusNext('url');
         toast({ title: 'Public link created', description: 'Anyone with the link can open the page.', variant: 'success' });
       },
       onError: (error) => toast({ title: 'Link not created', description: error.message, variant: 'destructive' }),
     });
 
-  const onRevoke = (token: string) =>
-    revoke.mutate(token, {
+  const onRevoke = () =>
+    revoke.mutate(undefined, {
       onSuccess: () => {
         setShare(null);
+        setFocusNext('create');
         toast({ title: 'Link turned off', description: 'The public page no longer opens.' });
       },
       onError: (error) => toast({ title: 'Link not turned off', description: error.message, variant: 'destructive' }),
@@ -65,6 +79,7 @@ export function SharePanel({ job }: { job: Job }) {
             </label>
             <div className="mt-1 flex flex-wrap gap-2">
               <input
+                ref={urlRef}
                 id={urlId}
                 readOnly
                 value={share.url}
@@ -89,14 +104,29 @@ export function SharePanel({ job }: { job: Job }) {
                 <ExternalLink aria-hidden className="size-4" />
                 Open page
               </a>
-              <Button variant="ghost" className="text-red-700 hover:bg-red-50 hover:text-red-800" disabled={revoke.isPending} onClick={() => onRevoke(share.token)}>
+              <Button variant="ghost" className="text-red-700 hover:bg-red-50 hover:text-red-800" disabled={revoke.isPending} onClick={onRevoke}>
                 Turn off link
               </Button>
             </div>
           </div>
         </div>
+      ) : since ? (
+        <div className="space-y-3">
+          <p className="text-sm text-stone-800">
+            A public link to this staging is on since {formatDate(since)}. Its address was shown once, when it was made; a new link turns it off.
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button ref={createRef} variant="outline" disabled={create.isPending} onClick={onCreate}>
+              <Link2 aria-hidden className="size-4" />
+              {create.isPending ? 'Creating link...' : 'Create new link'}
+            </Button>
+            <Button variant="ghost" className="text-red-700 hover:bg-red-50 hover:text-red-800" disabled={revoke.isPending} onClick={onRevoke}>
+              Turn off link
+            </Button>
+          </div>
+        </div>
       ) : (
-        <Button variant="outline" disabled={create.isPending} onClick={onCreate}>
+        <Button ref={createRef} variant="outline" disabled={create.isPending || state.isPending} onClick={onCreate}>
           <Link2 aria-hidden className="size-4" />
           {create.isPending ? 'Creating link...' : 'Create public link'}
         </Button>
