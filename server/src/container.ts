@@ -12,6 +12,7 @@ import { ImagesService } from './domain/images/images.service.ts';
 import { JobQueue } from './domain/jobs/job-queue.ts';
 import { JobsRepository } from './domain/jobs/jobs.repository.ts';
 import { JobsService } from './domain/jobs/jobs.service.ts';
+import { ListingsService } from './domain/listings/listings.service.ts';
 import { UploadsService } from './domain/images/uploads.service.ts';
 import { UsersService } from './domain/users/users.service.ts';
 import { PayPalSimulator } from './dev/paypal-simulator/simulator.ts';
@@ -67,6 +68,8 @@ export interface Container {
   apiKeys: ApiKeysService;
   /** Signed webhooks of API jobs: written as jobs end, sent by the workers' sweep. */
   webhooks: WebhooksService;
+  /** Listings: a property's photos staged together. */
+  listings: ListingsService;
 }
 
 /** Tests pass their own parts (a fresh database, a fake provider); the rest comes from config. */
@@ -129,7 +132,8 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const downloads = overrides.downloads ?? new DownloadsService(jobs, images, payments);
   const shares = overrides.shares ?? new SharesService(db, jobs, images, config.publicOrigin);
   const apiKeys = overrides.apiKeys ?? new ApiKeysService(db, payments);
-  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits, downloads, shares, apiKeys, webhooks };
+  const listings = overrides.listings ?? new ListingsService(db, images, config.publicOrigin);
+  return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits, downloads, shares, apiKeys, webhooks, listings };
 }
 
 function createPayPal(

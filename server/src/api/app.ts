@@ -18,6 +18,7 @@ import { downloadsRoutes } from './routes/downloads.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { imagesRoutes } from './routes/images.routes.ts';
 import { jobsRoutes } from './routes/jobs.routes.ts';
+import { listingsRoutes } from './routes/listings.routes.ts';
 import { paymentsRoutes } from './routes/payments.routes.ts';
 import { paypalRoutes } from './routes/paypal.routes.ts';
 import { sharesRoutes } from './routes/shares.routes.ts';
@@ -117,6 +118,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   jobsRoutes(app, container);
   downloadsRoutes(app, container);
   sharesRoutes(app, container);
+  listingsRoutes(app, container);
   paypalRoutes(app, container);
   paymentsRoutes(app, container);
   apiKeysRoutes(app, container);

@@ -4,10 +4,11 @@ import type { DownloadsErrorCode } from '../domain/downloads/errors.ts';
 import type { CommonErrorCode } from '../domain/errors.ts';
 import type { ImagesErrorCode } from '../domain/images/errors.ts';
 import type { JobsErrorCode } from '../domain/jobs/errors.ts';
+import type { ListingsErrorCode } from '../domain/listings/errors.ts';
 import type { PaymentsErrorCode } from '../domain/payments/errors.ts';
 import type { WebhooksErrorCode } from '../domain/webhooks/errors.ts';
 
-export type ErrorCode = CommonErrorCode | CreditsErrorCode | JobsErrorCode | ImagesErrorCode | PaymentsErrorCode | DownloadsErrorCode | ApiKeysErrorCode | WebhooksErrorCode;
+export type ErrorCode = CommonErrorCode | CreditsErrorCode | JobsErrorCode | ImagesErrorCode | PaymentsErrorCode | DownloadsErrorCode | ApiKeysErrorCode | WebhooksErrorCode | ListingsErrorCode;
 
 /** The HTTP status of every domain error code: the only place a refusal becomes a status. */
 const HTTP_STATUS = {
@@ -44,6 +45,7 @@ const HTTP_STATUS = {
   ENTERPRISE_REQUIRED: 403,
   TOO_MANY_API_KEYS: 409,
   WEBHOOK_URL_NOT_ALLOWED: 422,
+  LISTING_FULL: 409,
 } as const satisfies Record<ErrorCode, number>;
 
 /** The status a domain error code answers with; a code without one is a bug, answered as a 500. */

@@ -367,3 +367,46 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_job_id_idx').on(t.jobId),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Listings (issue 15): the photos of one property, staged together in one style.
+
+/**
+ * A listing: a title (the address, as a rule) and the style its photos are staged in. Owned by
+ * the listings domain; its id is also the look the engine furnishes every room of it with.
+ */
+export const listings = pgTable(
+  'listings',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id),
+    title: text().notNull(),
+    style: text().$type<Style>().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('listings_user_id_created_at_idx').on(t.userId, t.createdAt.desc(), t.id.desc())],
+);
+
+/**
+ * A photo of a listing: an upload (kept from the unused-upload sweep while a photo uses it) and
+ * its room type, in the order added. Deleting the listing deletes its photos; their jobs stay in
+ * the gallery (they were paid for).
+ */
+export const listingPhotos = pgTable(
+  'listing_photos',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    listingId: uuid()
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    imageId: uuid()
+      .notNull()
+      .references(() => images.id),
+    roomType: text().$type<RoomType>().notNull(),
+    addedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('listing_photos_listing_id_added_at_idx').on(t.listingId, t.addedAt, t.id), index('listing_photos_image_id_idx').on(t.imageId)],
+);

@@ -1,7 +1,9 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { images } from '../../db/schema.ts';
 import { noJobUsesImage } from '../jobs/jobs.repository.ts';
+import { noListingPhotoUsesImage } from '../listings/listings.repository.ts';
 
 export type ImageRow = typeof images.$inferSelect;
 
@@ -10,9 +12,13 @@ export type NewImage = Pick<typeof images.$inferInsert, 'id' | 'userId' | 'kind'
 
 const owned = (userId: string, imageId: string) => and(eq(images.id, imageId), eq(images.userId, userId));
 
+/** Nothing uses the image: no job (the jobs domain's condition) and no listing photo (the listings domain's). */
+const unused = (imageId: AnyPgColumn | string) => and(noJobUsesImage(imageId), noListingPhotoUsesImage(imageId));
+
 /**
- * Every statement on `images`. Whether a job uses an image is the jobs domain's condition
- * (`noJobUsesImage`), embedded so that it is judged in the same statement as the rows it filters.
+ * Every statement on `images`. Whether a job or a listing photo uses an image is its owner's
+ * condition (`noJobUsesImage`, `noListingPhotoUsesImage`), embedded so that it is judged in the
+ * same statement as the rows it filters.
  */
 export class ImagesRepository {
   constructor(private readonly db: Db) {}
@@ -63,21 +69,21 @@ export class ImagesRepository {
     return locked !== undefined;
   }
 
-  /** Deletes the image's row unless a job uses it; true when it was deleted. */
+  /** Deletes the image's row unless a job or a listing photo uses it; true when it was deleted. */
   async deleteIfUnused(tx: Tx, imageId: string): Promise<boolean> {
     const [row] = await tx
       .delete(images)
-      .where(and(eq(images.id, imageId), noJobUsesImage(imageId)))
+      .where(and(eq(images.id, imageId), unused(imageId)))
       .returning({ id: images.id });
     return row !== undefined;
   }
 
-  /** Up to `limit` ids of images older than `ageMs` (by the database's clock) that no job uses. */
+  /** Up to `limit` ids of images older than `ageMs` (by the database's clock) that nothing uses. */
   async unusedOlderThan(ageMs: number, limit: number): Promise<string[]> {
     const rows = await this.db
       .select({ id: images.id })
       .from(images)
-      .where(and(lt(images.createdAt, sql`now() - ${ageMs} * interval '1 millisecond'`), noJobUsesImage(images.id)))
+      .where(and(lt(images.createdAt, sql`now() - ${ageMs} * interval '1 millisecond'`), unused(images.id)))
       .limit(limit);
     return rows.map((r) => r.id);
   }

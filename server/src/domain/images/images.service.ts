@@ -129,7 +129,7 @@ export class ImagesService {
   }
 
   /**
-   * Deletes the rows of those images no job references any more (inside the caller's
+   * Deletes the rows of those images no job or listing photo references any more (inside the caller's
    * transaction); answers the ids whose files the caller deletes after commit. Each image is
    * locked FOR UPDATE first, so the check (a later statement, a fresh snapshot) sees every job
    * committed on it, and a creation holding it FOR SHARE finishes first; in id order, so two
@@ -147,7 +147,7 @@ export class ImagesService {
 
   /**
    * Deletes up to `limit` images older than `ageMs` (by the database's clock, which wrote
-   * created_at) that no job uses: uploads never staged. Rows first, then files; answers the ids.
+   * created_at) that no job and no listing photo uses: uploads never staged nor kept in a listing. Rows first, then files; answers the ids.
    * The candidates are only a hint: each goes through deleteUnreferenced, so a job created on one
    * at the same time either wins (the image stays) or finds it gone (404, nothing debited).
    * No index on created_at: nearly every image is past the age, so the query reads them all
