@@ -89,6 +89,7 @@ describe('adding many photos at once', () => {
   async function drop(files: { key: string; file: File }[], room: number, failUpload: string[] = []) {
     const { checkFile } = await import('../src/lib/photo-check.ts');
     const states = new Map<string, Omit<UploadEntry, 'key' | 'name'>>();
+    const added: string[] = [];
     let inFlight = 0;
     let most = 0;
     await uploadBatch(files, room, {
@@ -96,20 +97,24 @@ describe('adding many photos at once', () => {
       upload: async (file) => {
         inFlight++;
         most = Math.max(most, inFlight);
-        await new Promise((r) => setTimeout(r, 5));
+        // The first file is the slowest: it is still added first.
+        await new Promise((r) => setTimeout(r, file.name === 'a.jpg' ? 30 : 5));
         inFlight--;
         if (failUpload.includes(file.name)) throw new Error('Upload rate limit reached');
         return { imageUrl: `/api/images/${file.name}` };
       },
-      add: async () => undefined,
+      add: async (imageUrl) => {
+        added.push(imageUrl);
+      },
       onChange: (key, change) => states.set(key, change),
     });
-    return { states: Object.fromEntries(states), most };
+    return { states: Object.fromEntries(states), most, added };
   }
 
-  it('uploads two at a time; a refused or failed file says why and the others are added', async () => {
-    const { states, most } = await drop([jpeg('a.jpg'), text('notes.jpg'), jpeg('b.jpg'), jpeg('c.jpg'), jpeg('d.jpg')], 30, ['c.jpg']);
+  it('uploads two at a time and adds in the order dropped; a refused or failed file says why and the others are added', async () => {
+    const { states, most, added } = await drop([jpeg('a.jpg'), text('notes.jpg'), jpeg('b.jpg'), jpeg('c.jpg'), jpeg('d.jpg')], 30, ['c.jpg']);
     expect(most).toBe(2);
+    expect(added).toEqual(['/api/images/a.jpg', '/api/images/b.jpg', '/api/images/d.jpg']);
     expect(states).toEqual({
       'a.jpg': { state: 'added' },
       'notes.jpg': { state: 'rejected', message: 'Please upload a JPEG or PNG image file.' },

@@ -50,8 +50,8 @@ export function ListingHeader({ listing }: { listing: Listing }) {
   if (!editing) {
     return (
       <div className="min-w-0">
-        <div className="flex items-center gap-2">
-          <h1 className="truncate text-3xl font-bold tracking-tight">{listing.title}</h1>
+        <div className="flex items-start gap-2">
+          <h1 className="min-w-0 text-3xl font-bold tracking-tight break-words">{listing.title}</h1>
           <Button
             ref={editButton}
             variant="ghost"

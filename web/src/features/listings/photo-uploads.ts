@@ -49,24 +49,40 @@ export interface UploadSteps {
  * files beyond the listing's room are refused without being sent.
  */
 export async function uploadBatch(files: readonly { key: string; file: File }[], room: number, steps: UploadSteps): Promise<void> {
-  files.slice(Math.max(0, room)).forEach(({ key }) => steps.onChange(key, { state: 'rejected', message: TOO_MANY_PHOTOS }));
-  await runPool(files.slice(0, Math.max(0, room)), UPLOADS_AT_ONCE, async ({ key, file }) => {
-    steps.onChange(key, { state: 'checking' });
-    const problem = await steps.check(file);
-    if (problem) {
-      steps.onChange(key, { state: 'rejected', message: PHOTO_PROBLEM_TEXT[problem] });
-      return;
-    }
-    try {
-      steps.onChange(key, { state: 'uploading' });
-      const { imageUrl } = await steps.upload(file);
-      steps.onChange(key, { state: 'adding' });
-      await steps.add(imageUrl);
-      steps.onChange(key, { state: 'added' });
-    } catch (error) {
-      steps.onChange(key, { state: 'failed', message: (error as Error).message || 'Failed to upload image' });
-    }
+  const taken = files.slice(0, Math.max(0, room));
+  files.slice(taken.length).forEach(({ key }) => steps.onChange(key, { state: 'rejected', message: TOO_MANY_PHOTOS }));
+  // Uploads overlap, but photos join the listing in the order they were dropped: each is added
+  // once the one before it is added, refused or failed.
+  const settledInTurn = taken.map(() => {
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => (resolve = r));
+    return { promise, resolve };
   });
+  await runPool(
+    taken.map((entry, i) => ({ ...entry, i })),
+    UPLOADS_AT_ONCE,
+    async ({ key, file, i }) => {
+      try {
+        steps.onChange(key, { state: 'checking' });
+        const problem = await steps.check(file);
+        if (problem) {
+          steps.onChange(key, { state: 'rejected', message: PHOTO_PROBLEM_TEXT[problem] });
+          return;
+        }
+        steps.onChange(key, { state: 'uploading' });
+        const { imageUrl } = await steps.upload(file);
+        await settledInTurn[i - 1]?.promise;
+        steps.onChange(key, { state: 'adding' });
+        await steps.add(imageUrl);
+        steps.onChange(key, { state: 'added' });
+      } catch (error) {
+        steps.onChange(key, { state: 'failed', message: (error as Error).message || 'Failed to upload image' });
+      } finally {
+        // In turn too, so a file refused early does not let the next one overtake the files before it.
+        void (settledInTurn[i - 1]?.promise ?? Promise.resolve()).then(() => settledInTurn[i]?.resolve());
+      }
+    },
+  );
 }
 
 /**
