@@ -9,7 +9,7 @@ import {
   type UpdateListingRequest,
 } from '@roomstager/contracts';
 import { apiJson, apiRequest } from '../../lib/api-client.ts';
-import { JOB_POLL_MS, useRefreshAfterJobChange } from '../../lib/job-changes.ts';
+import { idempotencyHeader, JOB_POLL_MS, useRefreshAfterJobChange, type Keyed } from '../../lib/job-changes.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { hasActivePhoto } from './listing-state.ts';
 
@@ -116,11 +116,12 @@ export function useStageListing(listingId: string) {
   });
 }
 
-/** Stages one photo again, one credit. */
+/** Stages one photo again, one credit, with an Idempotency-Key per press as Regenerate and Retry do. */
 export function useStagePhoto(listingId: string) {
   const refresh = useRefreshAfterStaging();
   return useMutation({
-    mutationFn: (photoId: string) => apiJson('POST', `/api/listings/${listingId}/photos/${photoId}/stage`, stageListingResponseSchema),
+    mutationFn: ({ photoId, idempotencyKey }: Keyed<{ photoId: string }>) =>
+      apiJson('POST', `/api/listings/${listingId}/photos/${photoId}/stage`, stageListingResponseSchema, undefined, idempotencyHeader(idempotencyKey)),
     onSuccess: () => refresh(),
   });
 }

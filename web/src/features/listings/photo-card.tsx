@@ -9,6 +9,7 @@ import { fieldClass } from '../../components/ui/field.ts';
 import { toast } from '../../components/ui/use-toast.ts';
 import { VariationPicker } from '../../components/variation-picker.tsx';
 import { cn } from '../../lib/cn.ts';
+import { withIdempotencyKey } from '../../lib/job-changes.ts';
 import { thumbnailOf } from '../../lib/job-format.ts';
 import { useRemovePhoto, useStagePhoto, useUpdatePhotoRoomType } from './api.ts';
 import { chosenStagedUrl, creditShortfall, credits, isPhotoActive } from './listing-state.ts';
@@ -51,7 +52,7 @@ export function PhotoCard({ listingId, photo, name, onCompare, onRemoved }: Phot
   const roomTypeId = `room-type-${photo.id}`;
 
   const stageAgain = () =>
-    stage.mutate(photo.id, {
+    stage.mutate(withIdempotencyKey({ photoId: photo.id }), {
       onSuccess: () => toast({ title: 'Staging started', description: `${name} is being staged again. It costs 1 credit, refunded if it fails.` }),
       onError: (error) => {
         const short = creditShortfall(error);
