@@ -132,7 +132,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const downloads = overrides.downloads ?? new DownloadsService(jobs, images, payments);
   const shares = overrides.shares ?? new SharesService(db, jobs, images, config.publicOrigin);
   const apiKeys = overrides.apiKeys ?? new ApiKeysService(db, payments);
-  const listings = overrides.listings ?? new ListingsService(db, images, config.publicOrigin);
+  const listings = overrides.listings ?? new ListingsService(db, images, jobs, credits, config.publicOrigin);
   return { config, database, oidc, devIssuer, credits, users, auth, storage, engine, testEngines, images, uploads, jobs, queue, paypal, paypalSimulator, payments, rateLimits, downloads, shares, apiKeys, webhooks, listings };
 }
 

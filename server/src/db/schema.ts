@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { RoomType, StructureReport, Style } from '@roomstager/contracts';
-import { check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -164,6 +164,13 @@ export const jobs = pgTable(
     idempotencyFingerprint: text(),
     /** Where the job's end is POSTed as a signed event (jobs created through the API with webhookUrl). */
     webhookUrl: text(),
+    /**
+     * The listing photo this job stages (issue 15); null for a single staging, and once the photo
+     * is removed (the job stays in the gallery: it was paid for).
+     */
+    listingPhotoId: uuid().references((): AnyPgColumn => listingPhotos.id, { onDelete: 'set null' }),
+    /** The furniture set the engine draws from with the style: a listing's id, shared by its rooms; null lets the engine choose. */
+    look: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     processingStartedAt: timestamp({ withTimezone: true }),
     processingCompletedAt: timestamp({ withTimezone: true }),
@@ -181,6 +188,10 @@ export const jobs = pgTable(
       .where(sql`${t.status} in ('pending', 'processing')`),
     index('jobs_original_image_id_idx').on(t.originalImageId),
     index('jobs_staged_image_id_idx').on(t.stagedImageId),
+    // A listing photo's latest job.
+    index('jobs_listing_photo_id_idx')
+      .on(t.listingPhotoId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.listingPhotoId} is not null`),
     check('jobs_attempts_non_negative', sql`${t.attempts} >= 0`),
   ],
 );

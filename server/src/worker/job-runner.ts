@@ -87,7 +87,16 @@ export class JobRunner {
         const started = performance.now();
         try {
           const output = await untilAborted(
-            engine.stage({ image: bytes, contentType: 'image/jpeg', style: job.style, roomType: job.roomType, signal, logger: engineLogger }),
+            engine.stage({
+              image: bytes,
+              contentType: 'image/jpeg',
+              style: job.style,
+              roomType: job.roomType,
+              signal,
+              logger: engineLogger,
+              // A listing's rooms share one furniture set (its id), chosen with the style.
+              ...(job.look ? { look: job.look } : {}),
+            }),
             signal,
           );
           const engineMs = Math.round(performance.now() - started);

@@ -34,12 +34,12 @@ export function jobOptionsOf(req: FastifyRequest, { config, testEngines }: Pick<
   return { idempotencyKey, requestedEngine: name };
 }
 
-/** The signed-in user's jobs. Another user's id is a 404. */
-export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: Container): void {
-  const jobOptions = (req: FastifyRequest) => jobOptionsOf(req, { config, testEngines });
-
-  /** Each of them per signed-in user and minute (JOB_RATE_LIMIT), over the shared rate-limit store. */
-  const debitRateLimit = {
+/**
+ * The limit of the calls that debit a credit: each of them per signed-in user and minute
+ * (JOB_RATE_LIMIT), over the shared rate-limit store.
+ */
+export function debitRateLimitOf(config: Container['config']) {
+  return {
     config: {
       rateLimit: {
         max: config.JOB_RATE_LIMIT,
@@ -52,6 +52,13 @@ export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: 
       },
     },
   };
+}
+
+/** The signed-in user's jobs. Another user's id is a 404. */
+export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: Container): void {
+  const jobOptions = (req: FastifyRequest) => jobOptionsOf(req, { config, testEngines });
+
+  const debitRateLimit = debitRateLimitOf(config);
 
   app.post('/api/jobs', debitRateLimit, async (req, reply) => {
     const user = await requireUser(req);

@@ -79,6 +79,21 @@ export class CreditsService {
     return this.record(tx, { userId: job.userId, type: 'usage', amount: -1, description, jobId: job.jobId });
   }
 
+  /**
+   * Locks the balance until `tx` ends and checks that it pays for `count` stagings (one credit
+   * each, charged next with chargeStaging); when short, nothing is debited and the refusal says
+   * how many credits are missing.
+   */
+  async lockForStagings(tx: Tx, userId: string, count: number): Promise<void> {
+    const balance = await this.repository.lockBalance(tx, userId);
+    if (balance >= count) return;
+    const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+    throw new InsufficientCreditsError(
+      `Insufficient credits: staging ${count === 1 ? '1 photo' : `${count} photos`} takes ${credits(count)} and you have ${balance}. ${credits(count - balance)} missing.`,
+      { needed: count, balance },
+    );
+  }
+
   /** The run's credit back: the job failed, or was deleted before it finished. */
   refundStaging(tx: Tx, job: { userId: string; jobId: string; reason: 'failed' | 'cancelled' }) {
     const description = job.reason === 'failed' ? ledgerDescription.stagingFailed() : ledgerDescription.stagingCancelled();

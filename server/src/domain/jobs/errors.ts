@@ -1,11 +1,26 @@
 import { DomainError } from '../errors.ts';
 
-export type JobsErrorCode = 'TOO_MANY_ACTIVE_JOBS' | 'JOB_NOT_FAILED' | 'JOB_NOT_COMPLETED';
+export type JobsErrorCode = 'TOO_MANY_ACTIVE_JOBS' | 'JOB_NOT_FAILED' | 'JOB_NOT_COMPLETED' | 'PHOTO_STAGING_IN_PROGRESS';
 
 /** A user already has `limit` jobs pending or processing. */
 export class TooManyActiveJobsError extends DomainError<JobsErrorCode> {
-  constructor(limit: number) {
-    super('TOO_MANY_ACTIVE_JOBS', `You already have ${limit} stagings in progress. Please wait for them to finish.`);
+  constructor(limit: number, message = `You already have ${limit} stagings in progress. Please wait for them to finish.`) {
+    super('TOO_MANY_ACTIVE_JOBS', message);
+  }
+
+  /** A listing's `count` stagings would take the user's `active` ones past `limit`. */
+  static forListing(count: number, active: number, limit: number): TooManyActiveJobsError {
+    return new TooManyActiveJobsError(
+      limit,
+      `You have ${active} stagings in progress, and ${count} more would pass the limit of ${limit}. Please wait for some to finish.`,
+    );
+  }
+}
+
+/** A listing photo staged again while its staging is still queued or running. */
+export class PhotoStagingInProgressError extends DomainError<JobsErrorCode> {
+  constructor() {
+    super('PHOTO_STAGING_IN_PROGRESS', 'This photo is being staged already. Wait for it to finish before staging it again.');
   }
 }
 

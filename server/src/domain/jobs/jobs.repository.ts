@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JOBS_PAGE_SIZE, type RoomType, type StructureReport, type Style } from '@roomstager/contracts';
-import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { jobs } from '../../db/schema.ts';
@@ -41,6 +41,9 @@ export interface NewJob {
   priority: number;
   idempotency: { key: string; fingerprint: string } | null;
   webhookUrl: string | null;
+  /** A listing's staging: the photo it stages and the listing's look. */
+  listingPhotoId?: string | null;
+  look?: string | null;
 }
 
 /** Where a list continues: the last job answered, its creation time in microseconds (the column's precision) and id. */
@@ -135,6 +138,16 @@ export class JobsRepository {
       .from(jobs)
       .where(and(eq(jobs.userId, userId), sql`${jobs.status} in ('pending', 'processing')`));
     return row?.n ?? 0;
+  }
+
+  /** The newest job of each of these listing photos (those never staged have none). */
+  latestForPhotos(photoIds: string[], executor: Executor = this.db): Promise<Array<JobView & { listingPhotoId: string }>> {
+    if (photoIds.length === 0) return Promise.resolve([]);
+    return executor
+      .selectDistinctOn([jobs.listingPhotoId], { ...jobColumns, listingPhotoId: sql<string>`${jobs.listingPhotoId}` })
+      .from(jobs)
+      .where(inArray(jobs.listingPhotoId, photoIds))
+      .orderBy(jobs.listingPhotoId, desc(jobs.createdAt), desc(jobs.id));
   }
 
   /** The user's completed jobs (the images generated). */

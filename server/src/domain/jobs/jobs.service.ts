@@ -4,17 +4,19 @@ import {
   type Job,
   type JobPage,
   JOBS_PAGE_SIZE,
+  LISTING_PHOTOS_MAX,
   type RegenerateJobRequest,
   type RoomType,
   type Style,
+  USER_LABEL_MAX_LENGTH,
 } from '@roomstager/contracts';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
 import { isUuid } from '../../storage/keys.ts';
 import type { CreditsService } from '../credits/credits.service.ts';
 import { NotFoundError } from '../errors.ts';
 import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from '../images/images.service.ts';
 import { idempotencyOf, replayed, type Idempotency } from '../idempotency.ts';
-import { JobNotCompletedError, JobNotFailedError, TooManyActiveJobsError } from './errors.ts';
+import { JobNotCompletedError, JobNotFailedError, PhotoStagingInProgressError, TooManyActiveJobsError } from './errors.ts';
 import type { JobCursor, JobRow, JobsRepository, JobView } from './jobs.repository.ts';
 
 /** A job that has its staged image. */
@@ -47,6 +49,34 @@ export function toJob(row: JobView): Job {
 
 /** Jobs one user may have pending or processing at once (one worker serves everyone fairly). */
 export const MAX_ACTIVE_JOBS_PER_USER = 20;
+
+/**
+ * Jobs one user may have pending or processing once a listing's stagings are queued: a full
+ * listing fits beside the single stagings' allowance (docs/decisions/0024-listing-stagings-and-the-active-jobs-cap.md).
+ */
+export const MAX_ACTIVE_JOBS_WITH_LISTING = MAX_ACTIVE_JOBS_PER_USER + LISTING_PHOTOS_MAX;
+
+/** A listing as its stagings need it: its id is the look every room shares. */
+export interface ListingToStage {
+  id: string;
+  title: string;
+  style: Style;
+}
+
+/** A listing photo as its staging needs it. */
+export interface PhotoToStage {
+  id: string;
+  imageId: string;
+  roomType: RoomType;
+}
+
+/** Jobs a listing's staging queued, and the credits they took. */
+export interface ListingStaging {
+  jobIds: string[];
+  creditsUsed: number;
+}
+
+const ACTIVE_OR_DONE: ReadonlySet<JobView['status']> = new Set(['pending', 'processing', 'completed']);
 
 /** `GET /api/jobs` without a page answers at most this many (newest first). */
 export const JOB_LIST_LIMIT = 1000;
@@ -88,7 +118,8 @@ export class JobsService {
     return () => this.queuedListeners.delete(listener);
   }
 
-  private queued(): void {
+  /** Wakes the in-process worker: called after a transaction that queued jobs commits. */
+  notifyQueued(): void {
     for (const listener of this.queuedListeners) listener();
   }
 
@@ -113,7 +144,7 @@ export class JobsService {
       if (!image) throw new NotFoundError('Image not found');
       return this.queueNew(tx, userId, { ...values, requestedEngine: options.requestedEngine ?? null, webhookUrl }, idempotency, options.apiKey ?? null);
     });
-    if (!result.replayed) this.queued();
+    if (!result.replayed) this.notifyQueued();
     return result.job;
   }
 
@@ -152,6 +183,87 @@ export class JobsService {
    */
   private async checkActiveJobs(tx: Tx, userId: string): Promise<void> {
     if ((await this.repository.countActive(tx, userId)) > MAX_ACTIVE_JOBS_PER_USER) throw new TooManyActiveJobsError(MAX_ACTIVE_JOBS_PER_USER);
+  }
+
+  /**
+   * Queues a staging of each of the listing's photos whose newest job is not pending, processing
+   * or completed in the listing's style, all inside `tx`: one job and one debit each, or, when
+   * the balance is short, nothing. The caller holds the listing's row lock, so concurrent calls
+   * on one listing run one after the other and the second finds the first's jobs.
+   */
+  async stageListingPhotos(tx: Tx, userId: string, listing: ListingToStage, photos: PhotoToStage[], options: JobOptions = {}): Promise<ListingStaging> {
+    const latest = new Map((await this.repository.latestForPhotos(photos.map((p) => p.id), tx)).map((job) => [job.listingPhotoId, job]));
+    const due = photos.filter((photo) => {
+      const job = latest.get(photo.id);
+      return !job || job.style !== listing.style || !ACTIVE_OR_DONE.has(job.status);
+    });
+    const jobs = await this.queueListingPhotos(tx, userId, listing, due, options.requestedEngine ?? null, null);
+    return { jobIds: jobs.map((j) => j.id), creditsUsed: jobs.length };
+  }
+
+  /**
+   * Stages one listing photo again, one credit, inside `tx` (the caller holds the listing's lock);
+   * refused while its newest job is still pending or processing. With an Idempotency-Key, a
+   * replay answers the first request's job and debits nothing.
+   */
+  async restageListingPhoto(tx: Tx, userId: string, listing: ListingToStage, photo: PhotoToStage, options: JobOptions = {}): Promise<ListingStaging> {
+    const idempotency = idempotencyOf(options.idempotencyKey, ['stage-photo', photo.id, listing.style, photo.roomType]);
+    const earlier = idempotency ? await this.replayOf(tx, userId, idempotency) : undefined;
+    if (earlier) return { jobIds: [earlier.id], creditsUsed: 1 };
+    const [latest] = await this.repository.latestForPhotos([photo.id], tx);
+    if (latest && (latest.status === 'pending' || latest.status === 'processing')) throw new PhotoStagingInProgressError();
+    const jobs = await this.queueListingPhotos(tx, userId, listing, [photo], options.requestedEngine ?? null, idempotency);
+    return { jobIds: jobs.map((j) => j.id), creditsUsed: jobs.length };
+  }
+
+  /**
+   * Inserts a pending job per photo and debits a credit for each, inside `tx`. Locks in the order
+   * every writer takes them (job, image, then the user's row: ImagesService.deleteUnreferenced):
+   * the photos' images FOR SHARE first, then the balance, which must pay for all of them.
+   */
+  private async queueListingPhotos(
+    tx: Tx,
+    userId: string,
+    listing: ListingToStage,
+    photos: PhotoToStage[],
+    requestedEngine: string | null,
+    idempotency: Idempotency | null,
+  ): Promise<JobRow[]> {
+    if (photos.length === 0) return [];
+    for (const imageId of [...new Set(photos.map((p) => p.imageId))].sort()) {
+      if (!(await this.images.findOwnedForShare(tx, userId, imageId))) throw new NotFoundError('Image not found');
+    }
+    await this.credits.lockForStagings(tx, userId, photos.length);
+    const active = await this.repository.countActive(tx, userId);
+    if (active + photos.length > MAX_ACTIVE_JOBS_WITH_LISTING) throw TooManyActiveJobsError.forListing(photos.length, active, MAX_ACTIVE_JOBS_WITH_LISTING);
+    const priority = await this.priorityFor(tx, userId);
+    const jobs: JobRow[] = [];
+    for (const photo of photos) {
+      const job = await this.repository.insertPending(tx, {
+        userId,
+        originalImageId: photo.imageId,
+        style: listing.style,
+        roomType: photo.roomType,
+        userLabel: listing.title.slice(0, USER_LABEL_MAX_LENGTH),
+        requestedEngine,
+        priority,
+        idempotency,
+        webhookUrl: null,
+        listingPhotoId: photo.id,
+        look: listing.id,
+      });
+      // Replays were answered above, under the listing's lock: a key taken here is a bug.
+      if (!job) throw new Error('Job row was not written');
+      await this.credits.chargeStaging(tx, { userId, jobId: job.id, style: listing.style, retry: false });
+      jobs.push(job);
+    }
+    return jobs;
+  }
+
+  /** The newest job of each of these listing photos, by photo id (a photo never staged has none). */
+  async latestForPhotos(photoIds: string[], executor?: Executor): Promise<Map<string, Job>> {
+    const rows = await this.repository.latestForPhotos(photoIds, executor);
+    return new Map(rows.map((row) => [row.listingPhotoId, toJob(row)]));
   }
 
   async get(userId: string, jobId: string): Promise<Job> {
@@ -248,7 +360,7 @@ export class JobsService {
         idempotency,
       );
     });
-    if (!result.replayed) this.queued();
+    if (!result.replayed) this.notifyQueued();
     return toJob(result.job);
   }
 
@@ -282,7 +394,7 @@ export class JobsService {
       await this.checkActiveJobs(tx, userId);
       return row;
     });
-    if (!replayed) this.queued();
+    if (!replayed) this.notifyQueued();
     return toJob(job);
   }
 }

@@ -2,24 +2,44 @@ import {
   LISTING_PHOTOS_MAX,
   type AddListingPhotoRequest,
   type CreateListingRequest,
+  type Job,
   type Listing,
+  type ListingJob,
   type ListingPhoto,
   type ListingSummary,
   type RoomType,
+  type StageListingResponse,
   type UpdateListingRequest,
 } from '@roomstager/contracts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { isUuid } from '../../storage/keys.ts';
 import { NotFoundError } from '../errors.ts';
+import type { CreditsService } from '../credits/credits.service.ts';
 import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from '../images/images.service.ts';
+import type { JobOptions, JobsService, ListingStaging } from '../jobs/jobs.service.ts';
 import { ListingFullError } from './errors.ts';
 import { ListingsRepository, type ListingPhotoRow, type ListingRow } from './listings.repository.ts';
 
 const listingNotFound = () => new NotFoundError('Listing not found');
 const photoNotFound = () => new NotFoundError('Photo not found');
 
-function toPhoto(row: ListingPhotoRow): ListingPhoto {
-  return { id: row.id, imageUrl: imageUrl(row.imageId), roomType: row.roomType, createdAt: row.addedAt.toISOString(), job: null };
+/** A photo's newest staging, as its listing shows it. */
+function toListingJob(job: Job): ListingJob {
+  return {
+    id: job.id,
+    status: job.status,
+    style: job.style,
+    variations: [],
+    chosenVariationId: null,
+    stagedImageUrl: job.stagedImageUrl,
+    thumbnailUrl: job.thumbnailUrl,
+    errorMessage: job.errorMessage,
+    creditsUsed: job.creditsUsed,
+  };
+}
+
+function toPhoto(row: ListingPhotoRow, job: Job | undefined): ListingPhoto {
+  return { id: row.id, imageUrl: imageUrl(row.imageId), roomType: row.roomType, createdAt: row.addedAt.toISOString(), job: job ? toListingJob(job) : null };
 }
 
 /**
@@ -33,6 +53,8 @@ export class ListingsService {
   constructor(
     private readonly db: Db,
     private readonly images: ImagesService,
+    private readonly jobs: JobsService,
+    private readonly credits: CreditsService,
     private readonly publicOrigin: string,
   ) {
     this.repository = new ListingsRepository(db);
@@ -47,6 +69,7 @@ export class ListingsService {
   async list(userId: string): Promise<ListingSummary[]> {
     const rows = await this.repository.list(userId);
     const photos = await this.repository.photos(rows.map((r) => r.id));
+    const latest = await this.jobs.latestForPhotos(photos.map((p) => p.id));
     return rows.map((row) => {
       const own = photos.filter((p) => p.listingId === row.id);
       const first = own[0];
@@ -56,26 +79,28 @@ export class ListingsService {
         style: row.style,
         createdAt: row.createdAt.toISOString(),
         photoCount: own.length,
-        stagedCount: 0,
-        coverUrl: first ? thumbnailUrl(first.imageId) : null,
+        stagedCount: own.filter((p) => latest.get(p.id)?.status === 'completed').length,
+        // A job's thumbnail is its result's once there is one, else its original's: the photo's.
+        coverUrl: first ? (latest.get(first.id)?.thumbnailUrl ?? thumbnailUrl(first.imageId)) : null,
       };
     });
   }
 
-  /** The user's listing with its photos in the order they were added. */
+  /** The user's listing with its photos in the order they were added, each with its newest staging. */
   async get(userId: string, listingId: string): Promise<Listing> {
-    const row = await this.findOwned(userId, listingId);
-    return this.toListing(row, await this.repository.photos([row.id]));
+    return this.withPhotos(await this.findOwned(userId, listingId));
   }
 
-  private toListing(row: ListingRow, photos: ListingPhotoRow[]): Listing {
-    return { id: row.id, title: row.title, style: row.style, createdAt: row.createdAt.toISOString(), photos: photos.map(toPhoto) };
+  private async withPhotos(row: ListingRow): Promise<Listing> {
+    const photos = await this.repository.photos([row.id]);
+    const latest = await this.jobs.latestForPhotos(photos.map((p) => p.id));
+    return { id: row.id, title: row.title, style: row.style, createdAt: row.createdAt.toISOString(), photos: photos.map((p) => toPhoto(p, latest.get(p.id))) };
   }
 
   async update(userId: string, listingId: string, request: UpdateListingRequest): Promise<Listing> {
     const row = isUuid(listingId) ? await this.repository.update(userId, listingId, request) : undefined;
     if (!row) throw listingNotFound();
-    return this.toListing(row, await this.repository.photos([row.id]));
+    return this.withPhotos(row);
   }
 
   /**
@@ -136,6 +161,39 @@ export class ListingsService {
       return this.images.deleteUnreferenced(tx, [photo.imageId]);
     });
     await Promise.all(deleted.map((id) => this.images.deleteFiles(id)));
+  }
+
+  /**
+   * Stages every photo that has no pending, processing or completed staging in the listing's
+   * style, in one transaction under the listing's lock: concurrent calls debit once.
+   */
+  async stage(userId: string, listingId: string, options: JobOptions = {}): Promise<StageListingResponse> {
+    if (!isUuid(listingId)) throw listingNotFound();
+    return this.staging(userId, listingId, async (tx, listing) => {
+      const photos = await this.repository.photos([listing.id], tx);
+      return this.jobs.stageListingPhotos(tx, userId, listing, photos, options);
+    });
+  }
+
+  /** Stages one photo again in the listing's style, one credit. */
+  async stagePhoto(userId: string, listingId: string, photoId: string, options: JobOptions = {}): Promise<StageListingResponse> {
+    if (!isUuid(listingId) || !isUuid(photoId)) throw photoNotFound();
+    return this.staging(userId, listingId, async (tx, listing) => {
+      const photo = await this.repository.findPhoto(listing.id, photoId, tx);
+      if (!photo) throw photoNotFound();
+      return this.jobs.restageListingPhoto(tx, userId, listing, photo, options);
+    });
+  }
+
+  /** Runs a staging of the user's listing under its row lock, wakes the worker after the commit, and answers with the balance left. */
+  private async staging(userId: string, listingId: string, stage: (tx: Tx, listing: ListingRow) => Promise<ListingStaging>): Promise<StageListingResponse> {
+    const staged = await this.db.transaction(async (tx) => {
+      const listing = await this.repository.lockOwned(tx, userId, listingId);
+      if (!listing) throw listingNotFound();
+      return stage(tx, listing);
+    });
+    if (staged.jobIds.length > 0) this.jobs.notifyQueued();
+    return { ...staged, remainingCredits: await this.credits.balance(userId) };
   }
 
   private async findOwned(userId: string, listingId: string): Promise<ListingRow> {
