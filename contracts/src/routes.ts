@@ -9,6 +9,8 @@ export const APP_ROUTES = [
   '/checkout/:amount',
   '/generate',
   '/gallery',
+  '/listings',
+  '/listings/:id',
   '/credits',
   '/profile',
   '/api-keys',

@@ -2,8 +2,9 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FailurePanel } from '../src/features/generate/failure-panel.tsx';
-import { checkFile, dropOutcome, PHOTO_PROBLEM_TEXT } from '../src/features/generate/file-check.ts';
-import { uploadBody } from '../src/features/generate/upload-body.ts';
+import { dropOutcome } from '../src/features/generate/file-check.ts';
+import { checkFile, PHOTO_PROBLEM_TEXT } from '../src/lib/photo-check.ts';
+import { uploadBody } from '../src/lib/upload-body.ts';
 
 const JPEG_START = [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46];
 const PNG_START = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d];

@@ -12,6 +12,8 @@ const TermsPage = lazy(() => import('../features/legal/legal-page.tsx').then((m)
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
 const GeneratePage = lazy(() => import('../features/generate/generate-page.tsx'));
 const GalleryPage = lazy(() => import('../features/gallery/gallery-page.tsx'));
+const ListingsPage = lazy(() => import('../features/listings/listings-page.tsx'));
+const ListingPage = lazy(() => import('../features/listings/listing-page.tsx'));
 const CreditsPage = lazy(() => import('../features/credits/credits-page.tsx'));
 const ApiKeysPage = lazy(() => import('../features/api-keys/api-keys-page.tsx'));
 const ApiDocsPage = lazy(() => import('../features/api-docs/api-docs-page.tsx'));
@@ -51,6 +53,8 @@ export function AppRoutes() {
         <Route path="/terms-and-conditions" element={<TermsPage />} />
         <Route path="/generate" element={signedIn(<GeneratePage />)} />
         <Route path="/gallery" element={signedIn(<GalleryPage />)} />
+        <Route path="/listings" element={signedIn(<ListingsPage />)} />
+        <Route path="/listings/:id" element={signedIn(<ListingPage />)} />
         <Route path="/credits" element={signedIn(<CreditsPage />)} />
         <Route path="/profile" element={signedIn(<ProfilePage />)} />
         <Route path="/api-keys" element={signedIn(<ApiKeysPage />)} />

@@ -29,3 +29,6 @@ export const creditsUsedLabel = (job: Pick<Job, 'creditsUsed' | 'status'>): stri
 
 export const isInProgress = (job: Pick<Job, 'status'> | null | undefined): boolean =>
   !!job && job.status !== 'completed' && job.status !== 'failed';
+
+/** The small WebP of an image the API serves at `/api/images/{id}` (an original or a staged variation). */
+export const thumbnailOf = (imageUrl: string): string => `${imageUrl}/thumbnail`;

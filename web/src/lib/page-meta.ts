@@ -28,6 +28,7 @@ export const PAGE_META = {
   },
   '/generate': { title: `Stage Your Property - ${SITE}`, description: 'Upload an empty room and stage it in the style you choose.' },
   '/gallery': { title: `Your Gallery - ${SITE}`, description: 'Your staged photos.' },
+  '/listings': { title: `Listings - ${SITE}`, description: 'Your listings: every photo of a property, staged together in one style.' },
   '/credits': { title: `Credits & Billing - ${SITE}`, description: 'Your credit balance and history.' },
   '/profile': { title: `Profile Settings - ${SITE}`, description: 'Your RoomStager profile.' },
   '/api-keys': { title: `API Keys - ${SITE}`, description: 'Keys for the RoomStager API and the webhook signing secret.' },

@@ -8,6 +8,8 @@ export const queryKeys = {
   jobPage: (page: number) => ['/api/jobs', { page }] as const,
   job: (id: string | null) => ['/api/jobs', id] as const,
   jobShare: (id: string) => ['/api/jobs', id, 'share'] as const,
+  listings: ['/api/listings'] as const,
+  listing: (id: string) => ['/api/listings', id] as const,
   downloadSizes: ['/api/downloads/sizes'] as const,
   creditTransactions: ['/api/credits/transactions'] as const,
   userStats: ['/api/users/stats'] as const,

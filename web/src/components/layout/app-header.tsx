@@ -11,6 +11,7 @@ import { usePhoneMenu } from './use-phone-menu.ts';
 const navLinks = [
   { to: '/generate', label: 'Generate' },
   { to: '/gallery', label: 'Gallery' },
+  { to: '/listings', label: 'Listings' },
 ];
 
 const navClass = ({ isActive }: { isActive: boolean }) =>

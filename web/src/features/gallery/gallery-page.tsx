@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ChevronLeft, ChevronRight, ImageOff, Plus } from 'lucide-react';
 import type { Job } from '@roomstager/contracts';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
@@ -10,7 +11,6 @@ import { jobTitle } from '../../lib/job-format.ts';
 import { usePageMeta } from '../../lib/use-page-meta.ts';
 import { useJobPage } from './api.ts';
 import { JobDialog } from './job-dialog.tsx';
-import { StatusBadge } from './status-badge.tsx';
 
 function Thumbnail({ job }: { job: Job }) {
   const [failed, setFailed] = useState(false);

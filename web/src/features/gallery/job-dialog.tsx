@@ -4,8 +4,10 @@ import { Download, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
 import { originalFileName, STYLES, type Job, type Style } from '@roomstager/contracts';
 import { BeforeAfterSlider, PHOTO_MAX_HEIGHT } from '../../components/before-after-slider.tsx';
 import { RoomUnchanged } from '../../components/room-unchanged.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { fieldClass } from '../../components/ui/field.ts';
 import { toast } from '../../components/ui/use-toast.ts';
 import { formatDate } from '../../lib/format.ts';
 import { withIdempotencyKey } from '../../lib/job-changes.ts';
@@ -16,10 +18,6 @@ import { useDeleteJob, useRegenerateJob, useRetryJob, useUpdateLabel } from './a
 import { downloadImage } from './download.ts';
 import { DownloadOptions } from './download-options.tsx';
 import { SharePanel } from './share-panel.tsx';
-import { StatusBadge } from './status-badge.tsx';
-
-const fieldClass =
-  'block min-h-11 w-full rounded-lg border border-stone-300 bg-white px-3 text-sm text-stone-900 focus-visible:border-accent-700 focus-visible:outline-2 focus-visible:outline-accent-700';
 
 function Comparison({ job }: { job: Job }) {
   if (job.stagedImageUrl) {

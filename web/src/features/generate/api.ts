@@ -1,15 +1,13 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { jobSchema, uploadResponseSchema, type CreateJobRequest, type Job } from '@roomstager/contracts';
+import { jobSchema, type CreateJobRequest, type Job } from '@roomstager/contracts';
 import { apiJson, apiJsonOrNull } from '../../lib/api-client.ts';
 import { idempotencyHeader, JOB_POLL_MS, useRefreshAfterJobChange, type Keyed } from '../../lib/job-changes.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { encodeUploadBody } from './upload.ts';
+import { uploadPhoto } from '../../lib/upload.ts';
 
 /** POST /api/upload of the chosen file: pending from the press, while the body is still being built. */
 export function useUpload() {
-  return useMutation({
-    mutationFn: async (file: File) => apiJson('POST', '/api/upload', uploadResponseSchema, await encodeUploadBody(file)),
-  });
+  return useMutation({ mutationFn: uploadPhoto });
 }
 
 export const createJob = ({ idempotencyKey, ...body }: Keyed<CreateJobRequest>) =>

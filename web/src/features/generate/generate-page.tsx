@@ -7,7 +7,9 @@ import { BeforeAfterSlider, PHOTO_MAX_HEIGHT } from '../../components/before-aft
 import { RoomUnchanged } from '../../components/room-unchanged.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { fieldClass } from '../../components/ui/field.ts';
 import { toast } from '../../components/ui/use-toast.ts';
+import { cn } from '../../lib/cn.ts';
 import { withIdempotencyKey } from '../../lib/job-changes.ts';
 import { isInProgress, jobTitle } from '../../lib/job-format.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -18,9 +20,6 @@ import { FailurePanel } from './failure-panel.tsx';
 import { PhotoDropzone } from './photo-dropzone.tsx';
 import { ProgressPanel } from './progress-panel.tsx';
 import { StylePicker } from './style-picker.tsx';
-
-const fieldClass =
-  'mt-1 block min-h-11 w-full rounded-lg border border-stone-300 bg-white px-3 text-sm text-stone-900 focus-visible:border-accent-700 focus-visible:outline-2 focus-visible:outline-accent-700';
 
 export default function GeneratePage() {
   usePageMeta('/generate');
@@ -136,7 +135,7 @@ export default function GeneratePage() {
                 <label htmlFor="room-type" className="text-sm font-medium text-stone-800">
                   Room type
                 </label>
-                <select id="room-type" className={fieldClass} value={roomType} onChange={(e) => setRoomType(e.target.value as RoomType)} disabled={busy}>
+                <select id="room-type" className={cn('mt-1', fieldClass)} value={roomType} onChange={(e) => setRoomType(e.target.value as RoomType)} disabled={busy}>
                   {ROOM_TYPES.map((r) => (
                     <option key={r} value={r}>
                       {ROOM_TYPE_LABELS[r]}
@@ -150,7 +149,7 @@ export default function GeneratePage() {
                 </label>
                 <input
                   id="job-label"
-                  className={fieldClass}
+                  className={cn('mt-1', fieldClass)}
                   value={label}
                   onChange={(e) => setLabel(e.target.value)}
                   maxLength={100}

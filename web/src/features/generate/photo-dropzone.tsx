@@ -3,8 +3,9 @@ import { useDropzone } from 'react-dropzone';
 import { ImagePlus, X } from 'lucide-react';
 import { toast } from '../../components/ui/use-toast.ts';
 import { cn } from '../../lib/cn.ts';
+import { checkFile, PHOTO_PROBLEM_TEXT, PICKER_ACCEPT, type PhotoProblem } from '../../lib/photo-check.ts';
 import { useFocusWhenLost } from '../../lib/use-focus-when-lost.ts';
-import { checkFile, dropOutcome, PHOTO_PROBLEM_TEXT, PICKER_ACCEPT, type PhotoProblem } from './file-check.ts';
+import { dropOutcome } from './file-check.ts';
 
 interface PhotoDropzoneProps {
   file: File | null;

@@ -1,3 +1,5 @@
+import { uploadResponseSchema, type UploadResponse } from '@roomstager/contracts';
+import { apiJson } from './api-client.ts';
 import type { UploadBodyMessage } from './upload-body.worker.ts';
 
 /**
@@ -5,7 +7,7 @@ import type { UploadBodyMessage } from './upload-body.worker.ts';
  * string that JSON.stringify and fetch then copy and encode in one go, holding the page for
  * seconds; a Blob from the worker goes to fetch as it is.
  */
-export function encodeUploadBody(file: File): Promise<Blob> {
+function encodeUploadBody(file: File): Promise<Blob> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./upload-body.worker.ts', import.meta.url), { type: 'module' });
     worker.onmessage = ({ data }: MessageEvent<UploadBodyMessage>) => {
@@ -19,4 +21,9 @@ export function encodeUploadBody(file: File): Promise<Blob> {
     };
     worker.postMessage(file);
   });
+}
+
+/** POST /api/upload of a checked photo (/generate's one, or each of a listing's). */
+export async function uploadPhoto(file: File): Promise<UploadResponse> {
+  return apiJson('POST', '/api/upload', uploadResponseSchema, await encodeUploadBody(file));
 }
