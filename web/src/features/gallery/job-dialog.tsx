@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { fieldClass } from '../../components/ui/field.ts';
 import { toast } from '../../components/ui/use-toast.ts';
+import { VariationPicker } from '../../components/variation-picker.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { withIdempotencyKey } from '../../lib/job-changes.ts';
 import { creditsUsedLabel, isInProgress, jobTitle, processingTime, roomTypeLabel, statusLabel } from '../../lib/job-format.ts';
@@ -175,6 +176,7 @@ export function JobDialog({ job, onClose, onRegenerated, returnFocus }: JobDialo
     >
       <div className="mt-4 space-y-5">
         <Comparison job={job} />
+        <VariationPicker jobId={job.id} variations={job.variations} chosenVariationId={job.chosenVariationId} />
         <RoomUnchanged job={job} />
         <LabelEditor key={job.id} job={job} onEditingChange={setEditingLabel} />
         <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-3">
