@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ChevronLeft, ChevronRight, ImageOff, Plus } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Plus } from 'lucide-react';
 import type { Job } from '@roomstager/contracts';
+import { CardGridSkeleton, LoadFailed } from '../../components/card-grid-states.tsx';
+import { PreviewImage } from '../../components/preview-image.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -12,30 +14,6 @@ import { usePageMeta } from '../../lib/use-page-meta.ts';
 import { useJobPage } from './api.ts';
 import { JobDialog } from './job-dialog.tsx';
 
-function Thumbnail({ job }: { job: Job }) {
-  const [failed, setFailed] = useState(false);
-  if (failed) {
-    return (
-      <div className="flex aspect-[4/3] flex-col items-center justify-center gap-2 bg-stone-100 text-sm text-stone-600">
-        <ImageOff aria-hidden className="size-6" />
-        Image preview unavailable
-      </div>
-    );
-  }
-  return (
-    <img
-      src={job.thumbnailUrl}
-      alt=""
-      width={400}
-      height={300}
-      loading="lazy"
-      decoding="async"
-      onError={() => setFailed(true)}
-      className="aspect-[4/3] w-full bg-stone-100 object-cover"
-    />
-  );
-}
-
 function JobCard({ job, onOpen }: { job: Job; onOpen: (card: HTMLButtonElement) => void }) {
   return (
     <li>
@@ -45,7 +23,7 @@ function JobCard({ job, onOpen }: { job: Job; onOpen: (card: HTMLButtonElement) 
         className="group block w-full overflow-hidden rounded-xl border border-stone-200 bg-white text-left shadow-sm transition-shadow hover:shadow-md"
         aria-label={`Open ${jobTitle(job)}`}
       >
-        <Thumbnail job={job} />
+        <PreviewImage src={job.thumbnailUrl} alt="" />
         <span className="flex items-start justify-between gap-2 p-4">
           <span className="min-w-0">
             <span className="block truncate font-medium text-stone-900">{jobTitle(job)}</span>
@@ -134,25 +112,11 @@ export default function GalleryPage() {
       </div>
 
       {isPending ? (
-        <ul aria-busy="true" aria-label="Loading your photos" className="mt-8 grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {Array.from({ length: 6 }, (_, i) => (
-            <li key={i} className="overflow-hidden rounded-xl border border-stone-200">
-              <div className="aspect-[4/3] animate-pulse bg-stone-100" />
-              <div className="space-y-2 p-4">
-                <div className="h-4 w-2/3 animate-pulse rounded bg-stone-100" />
-                <div className="h-3 w-1/3 animate-pulse rounded bg-stone-100" />
-              </div>
-            </li>
-          ))}
-        </ul>
+        <CardGridSkeleton label="Loading your photos" count={6} />
       ) : isError ? (
-        <Card className="mt-8 p-8 text-center" role="alert">
-          <h2 className="text-lg font-semibold">Failed to load gallery</h2>
-          <p className="mt-1 text-stone-600">There was an issue loading your photos</p>
-          <Button variant="outline" className="mt-4" onClick={() => void refetch()} disabled={isFetching}>
-            Try Again
-          </Button>
-        </Card>
+        <LoadFailed title="Failed to load gallery" onRetry={() => void refetch()} retrying={isFetching}>
+          There was an issue loading your photos
+        </LoadFailed>
       ) : data.total === 0 ? (
         <Card className="mt-8 p-10 text-center">
           <h2 className="text-lg font-semibold">No stagings yet</h2>

@@ -1,10 +1,11 @@
 import { useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { Download, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
-import { originalFileName, STYLES, type Job, type Style } from '@roomstager/contracts';
+import { originalFileName, type Job, type Style } from '@roomstager/contracts';
 import { BeforeAfterSlider, PHOTO_MAX_HEIGHT } from '../../components/before-after-slider.tsx';
 import { RoomUnchanged } from '../../components/room-unchanged.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { StyleSelect } from '../../components/style-select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { fieldClass } from '../../components/ui/field.ts';
@@ -223,13 +224,7 @@ export function JobDialog({ job, onClose, onRegenerated, returnFocus }: JobDialo
             <label htmlFor={`regen-style-${job.id}`} className="text-sm font-medium text-stone-800">
               Style for a new version
             </label>
-            <select id={`regen-style-${job.id}`} className={`${fieldClass} mt-1`} value={regenStyle} onChange={(e) => setRegenStyle(e.target.value as Style)}>
-              {STYLES.map((s) => (
-                <option key={s} value={s}>
-                  {STYLE_INFO[s].name}
-                </option>
-              ))}
-            </select>
+            <StyleSelect id={`regen-style-${job.id}`} className="mt-1" value={regenStyle} onChange={setRegenStyle} />
           </div>
           <Button
             variant="outline"

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Pencil } from 'lucide-react';
-import { LISTING_TITLE_MAX_LENGTH, STYLES, type Listing, type Style } from '@roomstager/contracts';
+import { LISTING_TITLE_MAX_LENGTH, type Listing, type Style } from '@roomstager/contracts';
+import { StyleSelect } from '../../components/style-select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { fieldClass } from '../../components/ui/field.ts';
 import { toast } from '../../components/ui/use-toast.ts';
@@ -94,13 +95,7 @@ export function ListingHeader({ listing }: { listing: Listing }) {
         <label htmlFor="edit-listing-style" className="text-sm font-medium text-stone-800">
           Style
         </label>
-        <select id="edit-listing-style" className={cn('mt-1', fieldClass)} value={style} onChange={(e) => setStyle(e.target.value as Style)} disabled={update.isPending}>
-          {STYLES.map((s) => (
-            <option key={s} value={s}>
-              {STYLE_INFO[s].name}
-            </option>
-          ))}
-        </select>
+        <StyleSelect id="edit-listing-style" className="mt-1" value={style} onChange={setStyle} disabled={update.isPending} />
       </div>
       <div className="flex gap-2">
         <Button type="submit" disabled={update.isPending || !title.trim()}>

@@ -1,7 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Building2, ImageOff, Plus } from 'lucide-react';
-import { LISTING_TITLE_MAX_LENGTH, STYLES, type ListingSummary, type Style } from '@roomstager/contracts';
+import { LISTING_TITLE_MAX_LENGTH, type ListingSummary, type Style } from '@roomstager/contracts';
+import { CardGridSkeleton, LoadFailed } from '../../components/card-grid-states.tsx';
+import { StyleSelect } from '../../components/style-select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -115,13 +117,7 @@ function NewListingDialog({ onClose, returnFocus }: { onClose: () => void; retur
           <label htmlFor="listing-style" className="text-sm font-medium text-stone-800">
             Style
           </label>
-          <select id="listing-style" className={cn('mt-1', fieldClass)} value={style} onChange={(e) => setStyle(e.target.value as Style)} disabled={create.isPending}>
-            {STYLES.map((s) => (
-              <option key={s} value={s}>
-                {STYLE_INFO[s].name}: {STYLE_INFO[s].description}
-              </option>
-            ))}
-          </select>
+          <StyleSelect id="listing-style" className="mt-1" value={style} onChange={setStyle} disabled={create.isPending} describe />
         </div>
         <div className="flex flex-wrap justify-end gap-2 pt-2">
           <Button variant="outline" onClick={onClose} disabled={create.isPending}>
@@ -161,25 +157,11 @@ export default function ListingsPage() {
       </div>
 
       {isPending ? (
-        <ul aria-busy="true" aria-label="Loading your listings" className="mt-8 grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {Array.from({ length: 3 }, (_, i) => (
-            <li key={i} className="overflow-hidden rounded-xl border border-stone-200">
-              <div className="aspect-[4/3] animate-pulse bg-stone-100" />
-              <div className="space-y-2 p-4">
-                <div className="h-4 w-2/3 animate-pulse rounded bg-stone-100" />
-                <div className="h-3 w-1/3 animate-pulse rounded bg-stone-100" />
-              </div>
-            </li>
-          ))}
-        </ul>
+        <CardGridSkeleton label="Loading your listings" count={3} />
       ) : isError ? (
-        <Card className="mt-8 p-8 text-center" role="alert">
-          <h2 className="text-lg font-semibold">Failed to load listings</h2>
-          <p className="mt-1 text-stone-600">There was an issue loading your listings</p>
-          <Button variant="outline" className="mt-4" onClick={() => void refetch()} disabled={isFetching}>
-            Try Again
-          </Button>
-        </Card>
+        <LoadFailed title="Failed to load listings" onRetry={() => void refetch()} retrying={isFetching}>
+          There was an issue loading your listings
+        </LoadFailed>
       ) : data.length === 0 ? (
         <Card className="mt-8 p-10 text-center">
           <h2 className="text-lg font-semibold">No listings yet</h2>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ImageOff, Maximize2, RefreshCw, Trash2 } from 'lucide-react';
+import { Maximize2, RefreshCw, Trash2 } from 'lucide-react';
 import { ROOM_TYPES, ROOM_TYPE_LABELS, type ListingPhoto, type RoomType } from '@roomstager/contracts';
+import { PreviewImage } from '../../components/preview-image.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -13,21 +14,6 @@ import { withIdempotencyKey } from '../../lib/job-changes.ts';
 import { thumbnailOf } from '../../lib/job-format.ts';
 import { useRemovePhoto, useStagePhoto, useUpdatePhotoRoomType } from './api.ts';
 import { chosenStagedUrl, creditShortfall, credits, isPhotoActive } from './listing-state.ts';
-
-function Picture({ src, alt }: { src: string; alt: string }) {
-  const [failed, setFailed] = useState(false);
-  if (failed) {
-    return (
-      <span className="flex aspect-[4/3] w-full flex-col items-center justify-center gap-2 bg-stone-100 text-sm text-stone-600">
-        <ImageOff aria-hidden className="size-6" />
-        Image preview unavailable
-      </span>
-    );
-  }
-  return (
-    <img src={src} alt={alt} width={400} height={300} loading="lazy" decoding="async" onError={() => setFailed(true)} className="aspect-[4/3] w-full bg-stone-100 object-cover" />
-  );
-}
 
 interface PhotoCardProps {
   listingId: string;
@@ -73,14 +59,14 @@ export function PhotoCard({ listingId, photo, name, onCompare, onRemoved }: Phot
           onClick={(e) => onCompare(e.currentTarget)}
           aria-label={`Compare ${name} before and after staging`}
         >
-          <Picture src={thumbnailOf(staged)} alt="" />
+          <PreviewImage src={thumbnailOf(staged)} alt="" />
           <span className="absolute right-2 bottom-2 inline-flex items-center gap-1 rounded-full bg-white/90 px-2.5 py-1 text-xs font-medium text-stone-800 shadow-sm group-hover:bg-white">
             <Maximize2 aria-hidden className="size-3.5" />
             Before / after
           </span>
         </button>
       ) : (
-        <Picture src={thumbnailOf(photo.imageUrl)} alt={`${name}, original photo`} />
+        <PreviewImage src={thumbnailOf(photo.imageUrl)} alt={`${name}, original photo`} />
       )}
       <div className="flex flex-1 flex-col gap-3 p-4">
         <div className="flex items-center justify-between gap-2">
