@@ -12,12 +12,12 @@ import {
 
 describe('app routes', () => {
   it('knows every screen of the app', () => {
-    for (const path of ['/', '/login', '/signup', '/pricing', '/privacy-policy', '/terms-and-conditions', '/generate', '/gallery', '/credits', '/profile', '/checkout/89', '/pricing/']) {
+    for (const path of ['/', '/login', '/signup', '/pricing', '/privacy-policy', '/terms-and-conditions', '/generate', '/gallery', '/credits', '/profile', '/checkout/89', '/pricing/', '/listings', '/listings/7b0d1c52-54a4-4c1f-9d0e-2f4a5b6c7d8e', '/api-keys', '/docs/api']) {
       expect(isAppRoute(path), path).toBe(true);
     }
   });
   it('treats anything else as not found', () => {
-    for (const path of ['/nope', '/checkout', '/checkout/', '/checkout/1/2', '/generate/x', '/api/health']) {
+    for (const path of ['/nope', '/checkout', '/checkout/', '/checkout/1/2', '/generate/x', '/api/health', '/listings/1/2']) {
       expect(isAppRoute(path), path).toBe(false);
     }
   });
