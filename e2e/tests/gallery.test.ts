@@ -22,7 +22,8 @@ async function createJobs(page: Page, photo: string, count: number, options: { f
       const upload = await post('/api/upload', { imageData, filename: 'room.jpg' });
       if (!upload.ok) throw new Error(`upload: ${upload.status} ${await upload.text()}`);
       const { imageUrl } = (await upload.json()) as { imageUrl: string };
-      const deadline = Date.now() + 60_000;
+      // The refunds wait behind whatever the worker is staging (three variations a local job).
+      const deadline = Date.now() + 150_000;
       for (let made = 0; made < count; ) {
         const res = await post('/api/jobs', { originalImageUrl: imageUrl, style: 'modern' });
         if (res.ok) made++;
@@ -106,6 +107,17 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     await dialog.getByTestId('before-after-slider').waitFor();
     await expect.poll(() => cards.first().innerText(), patience).toContain('Completed');
     expect(await cards.first().innerText()).toContain('traditional staging');
+
+    // The local engine's three variations: choosing another makes it the staged photo.
+    const variations = dialog.getByRole('group', { name: 'Variations' });
+    expect(await variations.getByRole('button').count()).toBe(3);
+    expect(await variations.getByRole('button', { name: 'Variation 1' }).getAttribute('aria-pressed')).toBe('true');
+    const staged = () => dialog.getByRole('img', { name: /staged in the traditional style/ }).getAttribute('src');
+    const before = await staged();
+    await variations.getByRole('button', { name: 'Variation 2' }).click();
+    await toastWith(page, 'Variation 2 is now the staged photo.').waitFor(patience);
+    await expect.poll(() => variations.getByRole('button', { name: 'Variation 2' }).getAttribute('aria-pressed'), patience).toBe('true');
+    await expect.poll(staged, patience).not.toBe(before);
     await expect.poll(() => page.getByTestId('credits-balance').innerText(), patience).toBe('1');
 
     await dialog.getByRole('button', { name: 'Regenerate (1 credit)' }).click();
@@ -154,7 +166,7 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
     expect(errors.join('\n')).toBe('');
   });
 
-  it('keeps the page number in the address, so reload and Back stay on it', { timeout: 120_000 }, async () => {
+  it('keeps the page number in the address, so reload and Back stay on it', { timeout: 240_000 }, async () => {
     await signIn(page, { name: 'Lina Bo Bardi' });
     await createJobs(page, landscape, 21, { fail: true });
     // The seeding's 402 answers (waiting for refunds) are not the gallery's.
