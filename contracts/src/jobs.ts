@@ -84,6 +84,23 @@ export type StructureReport = z.infer<typeof structureReportSchema>;
 export const variationSchema = z.object({ id: z.uuid(), stagedImageUrl: z.string() });
 export type Variation = z.infer<typeof variationSchema>;
 
+/**
+ * Variations one staging may have, counting those asked for and not yet made: a staging by an
+ * engine paid per image starts with one, and `POST /api/jobs/{id}/variations` adds one per credit.
+ */
+export const MAX_VARIATIONS_PER_JOB = 6;
+
+/** What a staging offers beyond its variations (docs/decisions/0026-more-variations-for-a-credit.md). */
+export const moreVariationsSchema = z.object({
+  /** `POST /api/jobs/{id}/variations` would be accepted now, credits aside: completed, by an engine paid per image, under the cap. */
+  allowed: z.boolean(),
+  /** Variations asked for and not made yet (queued or being made): one credit each, already debited. */
+  pending: z.number().int().nonnegative(),
+  /** Variations asked for that could not be made: each credit was refunded. */
+  refunded: z.number().int().nonnegative(),
+});
+export type MoreVariations = z.infer<typeof moreVariationsSchema>;
+
 export const jobSchema = z.object({
   id: z.uuid(),
   originalImageUrl: z.string(),
@@ -93,6 +110,8 @@ export const jobSchema = z.object({
   variations: z.array(variationSchema),
   /** The variation `stagedImageUrl` shows (`POST /api/jobs/{id}/variations/{variationId}/choose`); null until completed. */
   chosenVariationId: z.uuid().nullable(),
+  /** Whether one more variation can be asked for (one credit), and the requests not yet made or refunded. */
+  moreVariations: moreVariationsSchema,
   /** Small WebP of the result (or of the original until there is one), for gallery cards. */
   thumbnailUrl: z.string(),
   style: z.enum(STYLES),

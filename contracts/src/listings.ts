@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROOM_TYPES, STYLES } from './constants.ts';
-import { JOB_STATUSES, variationSchema } from './jobs.ts';
+import { JOB_STATUSES, moreVariationsSchema, variationSchema } from './jobs.ts';
 
 /**
  * Listings (issue 15): the photos of one property, staged together in one style with one look
@@ -52,6 +52,8 @@ export const listingJobSchema = z.object({
   variations: z.array(variationSchema),
   /** The variation shown everywhere (gallery, downloads, `stagedImageUrl`); null until completed. */
   chosenVariationId: z.uuid().nullable(),
+  /** As the job's: whether one more variation can be asked for (`POST /api/jobs/{id}/variations`), and those asked for. */
+  moreVariations: moreVariationsSchema,
   stagedImageUrl: z.string().nullable(),
   thumbnailUrl: z.string(),
   errorMessage: z.string().nullable(),

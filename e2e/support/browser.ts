@@ -13,10 +13,11 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
 }
 
-export async function newContext(browser: Browser, options: { mobile?: boolean } = {}): Promise<BrowserContext> {
+export async function newContext(browser: Browser, options: { mobile?: boolean; width?: number } = {}): Promise<BrowserContext> {
+  const viewport = options.mobile ? { width: 375, height: 740 } : { width: 1280, height: 800 };
   return browser.newContext({
     baseURL: baseUrl(),
-    viewport: options.mobile ? { width: 375, height: 740 } : { width: 1280, height: 800 },
+    viewport: { ...viewport, ...(options.width ? { width: options.width } : {}) },
     hasTouch: options.mobile ?? false,
     isMobile: options.mobile ?? false,
   });

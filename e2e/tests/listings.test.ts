@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations, baseUrl, hasBrowser, screenshot, useBrowserSession, watchPageErrors } from '../support/browser.ts';
+import { createListing, photoCard as card, photoCards } from '../support/listings.ts';
 import { signIn } from '../support/sign-in.ts';
 import { fixturePhoto } from '../support/staging.ts';
 
@@ -34,21 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(photoDir, { recursive: true, force: true });
 });
-
-/** The photo cards of a listing page. */
-const photoCards = (page: Page) => page.getByRole('region', { name: 'Photos' }).getByRole('listitem').filter({ has: page.getByRole('heading') });
-const card = (page: Page, n: number) => photoCards(page).filter({ has: page.getByRole('heading', { name: `Photo ${n}`, exact: true }) });
-
-/** Creates a listing through the New listing dialog and waits for its page. */
-async function createListing(page: Page, title: string, style: string): Promise<void> {
-  await page.getByRole('button', { name: 'New listing' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New listing' });
-  await dialog.getByLabel('Title').fill(title);
-  await dialog.getByLabel('Style').selectOption(style);
-  await dialog.getByRole('button', { name: 'Create listing' }).click();
-  await page.waitForURL(/\/listings\/[0-9a-f-]{36}$/);
-  await page.getByRole('heading', { level: 1, name: title }).waitFor(patience);
-}
 
 /** Drops files on the listing's drop zone (its input takes many at once) and waits for every one to settle. */
 async function addPhotos(page: Page, names: string[]): Promise<void> {

@@ -12,13 +12,14 @@ const flag = (fallback: boolean) =>
 
 /**
  * Staging engines: `local` everywhere; `openai`, `gemini`, `replicate` (remote providers, each with
- * its key); `fail` (every job fails, refunded) only outside production.
+ * its key); `fail` (every job fails, refunded) and `paid` (draws a block, as a provider paid per
+ * image would stage: server/src/dev/test-engines.ts) only outside production.
  */
-export const STAGING_ENGINES = ['local', 'openai', 'gemini', 'replicate', 'fail'] as const;
+export const STAGING_ENGINES = ['local', 'openai', 'gemini', 'replicate', 'fail', 'paid'] as const;
 /** The key each remote engine needs, named in the start-up error when it is missing. */
 export const REMOTE_ENGINE_KEYS = { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY', replicate: 'REPLICATE_API_TOKEN' } as const;
 const httpUrl = (fallback: string) => z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).default(fallback));
-export const TEST_ONLY_ENGINES: ReadonlySet<string> = new Set(['fail']);
+export const TEST_ONLY_ENGINES: ReadonlySet<string> = new Set(['fail', 'paid']);
 
 /** Every environment variable the server reads, parsed once at start. */
 const envSchema = z

@@ -57,6 +57,23 @@ describe('the gallery follows listed jobs to the end', () => {
     gallery.unmount();
   });
 
+  it('reads the page every 2 s while a completed job has variations being made, and stops once they are', async () => {
+    const pages = [1, 1, 0].map((pending): JobPage => ({ ...pageOf('completed'), jobs: [{ ...jobIn('completed'), moreVariations: { allowed: true, pending, refunded: 0 } }] }));
+    let calls = 0;
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify(pages[Math.min(calls++, pages.length - 1)])));
+    vi.stubGlobal('fetch', fetchMock);
+    const observer = new QueryObserver(client, jobPageQuery(1));
+    const unmount = observer.subscribe(() => undefined);
+    const pending = () => observer.getCurrentResult().data?.jobs[0]?.moreVariations.pending;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pending()).toBe(1);
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(pending()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    unmount();
+  });
+
   it('reads a cached page again on return while it lists a job in progress', async () => {
     answer('processing', 'completed');
     (await mount(client)).unmount();

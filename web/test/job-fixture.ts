@@ -7,6 +7,7 @@ export const jobIn = (status: JobStatus): Job => ({
   stagedImageUrl: status === 'completed' ? '/api/images/2' : null,
   variations: status === 'completed' ? [{ id: '9c1e2d3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f', stagedImageUrl: '/api/images/2' }] : [],
   chosenVariationId: status === 'completed' ? '9c1e2d3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f' : null,
+  moreVariations: { allowed: false, pending: 0, refunded: 0 },
   thumbnailUrl: '/api/images/1/thumbnail',
   style: 'modern',
   roomType: 'living_room',

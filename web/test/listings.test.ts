@@ -33,6 +33,7 @@ function photoIn(status: JobStatus | null, extra: { creditsUsed?: number } = {})
       style: 'modern',
       variations,
       chosenVariationId: variations[1]?.id ?? null,
+      moreVariations: { allowed: false, pending: 0, refunded: 0 },
       stagedImageUrl: status === 'completed' ? '/api/images/v2' : null,
       thumbnailUrl: '/api/images/original/thumbnail',
       errorMessage: status === 'failed' ? 'No room found' : null,

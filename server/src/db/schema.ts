@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { RoomType, StructureReport, Style } from '@roomstager/contracts';
-import { check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -171,6 +171,13 @@ export const jobs = pgTable(
     listingPhotoId: uuid().references((): AnyPgColumn => listingPhotos.id, { onDelete: 'set null' }),
     /** The furniture set the engine draws from with the style: a listing's id, shared by its rooms; null lets the engine choose. */
     look: text(),
+    /**
+     * The completed job this one makes one more variation of (docs/decisions/0026-more-variations-for-a-credit.md): its result is
+     * added to that job's variations, and it is never shown as a job of its own.
+     */
+    variationOf: uuid().references((): AnyPgColumn => jobs.id),
+    /** The engine that made the result is paid per image: one variation for the credit, more asked for one credit each. */
+    chargedPerImage: boolean().notNull().default(false),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     processingStartedAt: timestamp({ withTimezone: true }),
     processingCompletedAt: timestamp({ withTimezone: true }),
@@ -192,6 +199,10 @@ export const jobs = pgTable(
     index('jobs_listing_photo_id_idx')
       .on(t.listingPhotoId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.listingPhotoId} is not null`),
+    // A job's requests for more variations.
+    index('jobs_variation_of_idx')
+      .on(t.variationOf)
+      .where(sql`${t.variationOf} is not null`),
     check('jobs_attempts_non_negative', sql`${t.attempts} >= 0`),
   ],
 );

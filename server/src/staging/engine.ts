@@ -44,6 +44,11 @@ export interface StagingEngine {
   readonly name: string;
   /** The provider's model (remote engines), shown at start. */
   readonly model?: string;
+  /**
+   * The provider is paid per image made: a staging asks it for one variation, and more are asked
+   * for one credit each (docs/decisions/0026-more-variations-for-a-credit.md). Absent: variations cost nothing more (the local engine).
+   */
+  readonly chargesPerImage?: boolean;
   stage(input: StageInput): Promise<StageOutput>;
 }
 

@@ -1,6 +1,5 @@
 import { LOCAL_VARIATIONS } from '@roomstager/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { REMOTE_ENGINE_KEYS } from '../config.ts';
 import type { ClaimedJob, JobQueue, StoredResult } from '../domain/jobs/job-queue.ts';
 import { addsSomething, makeThumbnail, normaliseEngineOutput, type NormalisedImage } from '../domain/images/image-files.ts';
 import type { ImagesService } from '../domain/images/images.service.ts';
@@ -12,11 +11,12 @@ import { classifyEngineError, FAILURE_MESSAGES, failureMessage, retryDelayMs, sh
 export type WorkerLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 /**
- * Variations asked of an engine for one credit: a remote provider is paid per image, so one; the
- * local engine (and the test engines standing in for it) renders several for nothing.
+ * Variations asked of an engine for one credit: an engine paid per image (a remote provider), one;
+ * the local engine (and the test engines standing in for it) renders several for nothing. A
+ * request for one more variation of a job (`variationOf`) is one image, whatever the engine.
  */
-export function variationsAskedOf(engine: StagingEngine): number {
-  return Object.hasOwn(REMOTE_ENGINE_KEYS, engine.name) ? 1 : LOCAL_VARIATIONS;
+export function variationsAskedOf(engine: StagingEngine, job: { variationOf: string | null } = { variationOf: null }): number {
+  return engine.chargesPerImage || job.variationOf ? 1 : LOCAL_VARIATIONS;
 }
 
 /** One job in hand. */
@@ -106,7 +106,7 @@ export class JobRunner {
               logger: engineLogger,
               // A listing's rooms share one furniture set (its id), chosen with the style.
               ...(job.look ? { look: job.look } : {}),
-              variations: variationsAskedOf(engine),
+              variations: variationsAskedOf(engine, job),
             }),
             signal,
           );
@@ -165,7 +165,8 @@ export class JobRunner {
       await queue.fail(job, FAILURE_MESSAGES.nothingAdded, engine.name, output.model ?? engine.model);
       return;
     }
-    const alternatives = await this.readableAlternatives(job, original, output.alternatives ?? []);
+    // A request for one more variation is one image: anything further is not what was paid for.
+    const alternatives = job.variationOf ? [] : await this.readableAlternatives(job, original, output.alternatives ?? []);
     const first = { ...(await images.storeFiles(image, await makeThumbnail(image.jpeg))), image };
     const variations: [StoredResult, ...StoredResult[]] = [first];
     // Further variations' thumbnails are made on first need (ImagesService.thumbnail).
@@ -182,6 +183,8 @@ export class JobRunner {
               engineModel: output.model ?? (output.engine ? undefined : engine.model),
               engineCostMicros: output.costMicros,
               structure: output.structure,
+              // Recorded with the result: more variations are offered for a credit each only then.
+              chargedPerImage: engine.chargesPerImage === true,
             });
     } finally {
       if (!completed) {

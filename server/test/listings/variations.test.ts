@@ -3,6 +3,10 @@ import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { images, jobVariations } from '../../src/db/schema.ts';
+import { LockedEngine } from '../../src/staging/lock/engine.ts';
+import { GeminiEngine } from '../../src/staging/remote/gemini.ts';
+import { OpenAiEngine } from '../../src/staging/remote/openai.ts';
+import { ReplicateEngine } from '../../src/staging/remote/replicate.ts';
 import { imageKey } from '../../src/storage/keys.ts';
 import { variationsAskedOf } from '../../src/worker/job-runner.ts';
 import { createSignedInUser, createTestApp, databaseKinds, ledgerViolations, type TestApp } from '../helpers.ts';
@@ -11,10 +15,18 @@ import { VariationsEngine } from './listings-helpers.ts';
 import { api, balanceOf, workerFor } from '../pipeline/pipeline-helpers.ts';
 
 describe('variations asked of an engine', () => {
-  it('are LOCAL_VARIATIONS for the local engine and its stand-ins, one for a remote provider (paid per image)', () => {
+  it('are LOCAL_VARIATIONS for the local engine and its stand-ins, one for an engine paid per image or a request for one more', () => {
     expect(variationsAskedOf({ name: 'local', stage: () => Promise.reject(new Error()) })).toBe(LOCAL_VARIATIONS);
     expect(variationsAskedOf(new DrawingEngine())).toBe(LOCAL_VARIATIONS);
-    for (const name of ['openai', 'gemini', 'replicate']) expect(variationsAskedOf({ name, model: 'm', stage: () => Promise.reject(new Error()) })).toBe(1);
+    expect(variationsAskedOf({ name: 'paid', chargesPerImage: true, stage: () => Promise.reject(new Error()) })).toBe(1);
+    expect(variationsAskedOf(new DrawingEngine(), { variationOf: '7b0d1c52-54a4-4c1f-9d0e-2f4a5b6c7d8e' })).toBe(1);
+  });
+
+  it('are one for each remote provider, behind the structure lock too', () => {
+    const options = { apiKey: 'k', baseUrl: 'http://127.0.0.1:1', model: 'owner/model', timeoutMs: 1 };
+    for (const engine of [new OpenAiEngine(options), new GeminiEngine(options), new ReplicateEngine(options)]) {
+      expect([variationsAskedOf(engine), variationsAskedOf(new LockedEngine(engine))], engine.name).toEqual([1, 1]);
+    }
   });
 });
 

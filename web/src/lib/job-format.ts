@@ -30,5 +30,9 @@ export const creditsUsedLabel = (job: Pick<Job, 'creditsUsed' | 'status'>): stri
 export const isInProgress = (job: Pick<Job, 'status'> | null | undefined): boolean =>
   !!job && job.status !== 'completed' && job.status !== 'failed';
 
+/** A job in progress, or one with variations asked for and not made yet: what a list polls for. */
+export const isBeingMade = (job: Pick<Job, 'status' | 'moreVariations'> | null | undefined): boolean =>
+  isInProgress(job) || (job?.moreVariations.pending ?? 0) > 0;
+
 /** The small WebP of an image the API serves at `/api/images/{id}` (an original or a staged variation). */
 export const thumbnailOf = (imageUrl: string): string => `${imageUrl}/thumbnail`;

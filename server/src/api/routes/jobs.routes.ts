@@ -99,6 +99,16 @@ export function jobsRoutes(app: FastifyInstance, { jobs, config, testEngines }: 
     return reply.code(201).send(await jobs.regenerate(user.id, req.params.id, input, jobOptions(req)));
   });
 
+  /**
+   * One more variation of a completed staging by an engine paid per image, one credit
+   * (docs/decisions/0026-more-variations-for-a-credit.md); no body. Answers the staging, the request counted in `moreVariations.pending`.
+   */
+  app.post<IdParams>('/api/jobs/:id/variations', debitRateLimit, async (req, reply) => {
+    const user = await requireUser(req);
+    const job: Job = await jobs.requestVariation(user.id, req.params.id, jobOptions(req));
+    return reply.code(202).send(job);
+  });
+
   /** The variation becomes the job's staged image everywhere; 409 while the job is unfinished. */
   app.post<{ Params: { id: string; variationId: string } }>('/api/jobs/:id/variations/:variationId/choose', async (req, reply) => {
     const user = await requireUser(req);

@@ -94,9 +94,17 @@ export class CreditsService {
     );
   }
 
-  /** The run's credit back: the job failed, or was deleted before it finished. */
-  refundStaging(tx: Tx, job: { userId: string; jobId: string; reason: 'failed' | 'cancelled' }) {
-    const description = job.reason === 'failed' ? ledgerDescription.stagingFailed() : ledgerDescription.stagingCancelled();
+  /** One more variation of a completed staging (docs/decisions/0026-more-variations-for-a-credit.md), charged to the request's job. */
+  chargeVariation(tx: Tx, request: { userId: string; jobId: string; style: Style }) {
+    return this.record(tx, { userId: request.userId, type: 'usage', amount: -1, description: ledgerDescription.variation(request.style), jobId: request.jobId });
+  }
+
+  /** The run's credit back: the job (a staging, or a request for one more variation) failed, or was deleted before it finished. */
+  refundStaging(tx: Tx, job: { userId: string; jobId: string; reason: 'failed' | 'cancelled'; variation?: boolean }) {
+    const texts = job.variation
+      ? { failed: ledgerDescription.variationFailed, cancelled: ledgerDescription.variationCancelled }
+      : { failed: ledgerDescription.stagingFailed, cancelled: ledgerDescription.stagingCancelled };
+    const description = texts[job.reason]();
     return this.record(tx, { userId: job.userId, type: 'refund', amount: 1, description, jobId: job.jobId });
   }
 

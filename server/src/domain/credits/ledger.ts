@@ -8,6 +8,9 @@ export const ledgerDescription = {
   stagingByApiKey: (style: Style, key: { name: string; prefix: string }) => `Staging: ${STYLE_LABELS[style]} (API key "${key.name}", ${key.prefix}...)`,
   stagingFailed: () => 'Refund: staging failed',
   stagingCancelled: () => 'Refund: staging cancelled',
+  variation: (style: Style) => `Another variation: ${STYLE_LABELS[style]}`,
+  variationFailed: () => 'Refund: variation failed',
+  variationCancelled: () => 'Refund: variation cancelled',
   purchase: (pack: CreditPack) => packPurchaseDescription(pack),
   purchaseRefund: (pack: CreditPack, removed: number, full: boolean) => `${pack.name} pack ${full ? 'refunded' : 'partly refunded'}: ${removed} credits removed`,
 } as const;

@@ -1,6 +1,6 @@
 import { DomainError } from '../errors.ts';
 
-export type JobsErrorCode = 'TOO_MANY_ACTIVE_JOBS' | 'JOB_NOT_FAILED' | 'JOB_NOT_COMPLETED' | 'PHOTO_STAGING_IN_PROGRESS';
+export type JobsErrorCode = 'TOO_MANY_ACTIVE_JOBS' | 'JOB_NOT_FAILED' | 'JOB_NOT_COMPLETED' | 'PHOTO_STAGING_IN_PROGRESS' | 'VARIATIONS_INCLUDED' | 'VARIATION_LIMIT_REACHED';
 
 /** A user already has `limit` jobs pending or processing. */
 export class TooManyActiveJobsError extends DomainError<JobsErrorCode> {
@@ -35,5 +35,19 @@ export class JobNotFailedError extends DomainError<JobsErrorCode> {
 export class JobNotCompletedError extends DomainError<JobsErrorCode> {
   constructor(message = 'Only a finished staging can be downloaded or shared.') {
     super('JOB_NOT_COMPLETED', message);
+  }
+}
+
+/** One more variation asked of a staging whose engine made its variations for its one credit (the local engine). */
+export class VariationsIncludedError extends DomainError<JobsErrorCode> {
+  constructor() {
+    super('VARIATIONS_INCLUDED', "This staging's variations came with its credit, so more cannot be bought. Regenerate it for a new set.");
+  }
+}
+
+/** One more variation asked of a staging that has (or will have) `limit` already. */
+export class VariationLimitReachedError extends DomainError<JobsErrorCode> {
+  constructor(limit: number) {
+    super('VARIATION_LIMIT_REACHED', `A staging can have at most ${limit} variations, counting those being made. Regenerate it for more.`);
   }
 }

@@ -54,18 +54,22 @@ export class JobQueue {
 
   /**
    * Records the stored results as the job's variations, the first one chosen, and completes the
-   * job, in one transaction conditional on the lease. False (and nothing written) when the lease
-   * is lost: the caller deletes the files it stored.
+   * job, in one transaction conditional on the lease. A request for one more variation of a job
+   * (`variationOf`) adds its result to that job's variations instead, its choice unchanged. False
+   * (and nothing written) when the lease is lost or that job is gone: the caller deletes the files
+   * it stored.
    */
   async complete(job: ClaimedJob, result: Omit<JobResult, 'imageId'> & { variations: [StoredResult, ...StoredResult[]] }): Promise<boolean> {
     try {
       await this.db.transaction(async (tx) => {
+        // The job it adds to first, then our row: the order a deletion of that job takes.
+        if (job.variationOf && !(await this.repository.lockForVariation(tx, job.variationOf))) throw new LeaseLost();
         // Lock our row first: a concurrent delete either went before (no row) or waits for us.
         if (!(await this.repository.lockHeld(tx, job))) throw new LeaseLost();
         for (const stored of result.variations) {
           await this.images.insertRow(tx, { id: stored.id, storageKey: stored.storageKey, userId: job.userId, kind: 'staged', image: stored.image });
         }
-        await this.repository.insertVariations(tx, job.id, result.variations.map((v) => v.id));
+        await this.repository.insertVariations(tx, job.variationOf ?? job.id, result.variations.map((v) => v.id));
         const ended = await this.repository.markCompleted(tx, job, { ...result, imageId: result.variations[0].id });
         if (!ended) throw new LeaseLost();
         await this.onEnd(tx, ended);
@@ -82,7 +86,7 @@ export class JobQueue {
     return this.db.transaction(async (tx) => {
       const row = await this.repository.markFailed(tx, job, { errorMessage, engine, engineModel, structure });
       if (!row) return false;
-      await this.credits.refundStaging(tx, { userId: row.userId, jobId: row.id, reason: 'failed' });
+      await this.credits.refundStaging(tx, { userId: row.userId, jobId: row.id, reason: 'failed', variation: job.variationOf !== null });
       await this.onEnd(tx, row);
       return true;
     });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JOBS_PAGE_SIZE, type RoomType, type StructureReport, type Style } from '@roomstager/contracts';
-import { and, count, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { jobs, jobVariations } from '../../db/schema.ts';
@@ -20,6 +20,10 @@ const variationsColumn = sql<VariationRef[]>`(select coalesce(json_agg(json_buil
   (value: VariationRef[] | string) => (typeof value === 'string' ? (JSON.parse(value) as VariationRef[]) : value),
 );
 
+/** The job's requests for one more variation (docs/decisions/0026-more-variations-for-a-credit.md) in one state, counted. */
+const requestsIn = (statuses: string) =>
+  sql<number>`(select count(*) from jobs r where r.variation_of = "jobs"."id" and r.status in (${sql.raw(statuses)}))`.mapWith(Number);
+
 /** The columns a Job answer needs (never the lease). */
 const jobColumns = {
   id: jobs.id,
@@ -34,13 +38,27 @@ const jobColumns = {
   processingStartedAt: jobs.processingStartedAt,
   processingCompletedAt: jobs.processingCompletedAt,
   structure: jobs.structure,
+  chargedPerImage: jobs.chargedPerImage,
   variations: variationsColumn,
+  pendingVariations: requestsIn(`'pending', 'processing'`),
+  refundedVariations: requestsIn(`'failed'`),
 };
-export type JobView = Pick<JobTableRow, Exclude<keyof typeof jobColumns, 'variations'>> & { variations: VariationRef[] };
+type CountColumns = 'variations' | 'pendingVariations' | 'refundedVariations';
+export type JobView = Pick<JobTableRow, Exclude<keyof typeof jobColumns, CountColumns>> & {
+  variations: VariationRef[];
+  /** Requests for one more variation queued or running, and those that failed (each refunded). */
+  pendingVariations: number;
+  refundedVariations: number;
+};
 
-/** A job's whole row with its variations. */
-const rowColumns = { ...getTableColumns(jobs), variations: variationsColumn };
-export type JobRow = JobTableRow & { variations: VariationRef[] };
+/** A job's whole row with its variations and requests for more. */
+const rowColumns = {
+  ...getTableColumns(jobs),
+  variations: variationsColumn,
+  pendingVariations: jobColumns.pendingVariations,
+  refundedVariations: jobColumns.refundedVariations,
+};
+export type JobRow = JobTableRow & Pick<JobView, CountColumns>;
 
 /** A job that has just ended, with what its end's notice needs: its owner and webhook URL. */
 const finishedColumns = { ...jobColumns, userId: jobs.userId, webhookUrl: jobs.webhookUrl };
@@ -59,6 +77,8 @@ export interface NewJob {
   /** A listing's staging: the photo it stages and the listing's look. */
   listingPhotoId?: string | null;
   look?: string | null;
+  /** A request for one more variation of this completed job of the user's (docs/decisions/0026-more-variations-for-a-credit.md). */
+  variationOf?: string | null;
 }
 
 /** Where a list continues: the last job answered, its creation time in microseconds (the column's precision) and id. */
@@ -75,6 +95,8 @@ export interface JobResult {
   engineModel?: string | undefined;
   engineCostMicros?: number | undefined;
   structure?: StructureReport | undefined;
+  /** The engine that ran is paid per image (StagingEngine.chargesPerImage); absent, it is not. */
+  chargedPerImage?: boolean | undefined;
 }
 
 /** How a job failed for good. */
@@ -85,18 +107,21 @@ export interface JobFailure {
   structure?: StructureReport | undefined;
 }
 
+/** A job the user sees as one: a request for one more variation is seen only as its job's variation. */
+const shownAsJob = isNull(jobs.variationOf);
+
 function preparePageQuery(db: Db) {
   return db
     .select({ ...jobColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(jobs)
-    .where(eq(jobs.userId, sql.placeholder('userId')))
+    .where(and(eq(jobs.userId, sql.placeholder('userId')), shownAsJob))
     .orderBy(desc(jobs.createdAt), desc(jobs.id))
     .limit(JOBS_PAGE_SIZE)
     .offset(sql.placeholder('offset'))
     .prepare('jobs_page');
 }
 
-const owned = (userId: string, jobId: string) => and(eq(jobs.id, jobId), eq(jobs.userId, userId));
+const owned = (userId: string, jobId: string) => and(eq(jobs.id, jobId), eq(jobs.userId, userId), shownAsJob);
 
 /**
  * No job uses the image, as its original, its result or one of its variations (each column is
@@ -170,7 +195,7 @@ export class JobsRepository {
     const [row] = await this.db
       .select({ n: count() })
       .from(jobs)
-      .where(and(eq(jobs.userId, userId), eq(jobs.status, 'completed')));
+      .where(and(eq(jobs.userId, userId), eq(jobs.status, 'completed'), shownAsJob));
     return row?.n ?? 0;
   }
 
@@ -193,7 +218,12 @@ export class JobsRepository {
 
   /** The user's newest `limit` jobs. */
   list(userId: string, limit: number): Promise<JobView[]> {
-    return this.db.select(jobColumns).from(jobs).where(eq(jobs.userId, userId)).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(limit);
+    return this.db
+      .select(jobColumns)
+      .from(jobs)
+      .where(and(eq(jobs.userId, userId), shownAsJob))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
+      .limit(limit);
   }
 
   /**
@@ -208,7 +238,7 @@ export class JobsRepository {
     return this.db
       .select({ ...jobColumns, cursor: { createdAtMicros: micros, id: jobs.id } })
       .from(jobs)
-      .where(and(eq(jobs.userId, userId), after))
+      .where(and(eq(jobs.userId, userId), shownAsJob, after))
       .orderBy(desc(jobs.createdAt), desc(jobs.id))
       .limit(limit);
   }
@@ -219,7 +249,10 @@ export class JobsRepository {
     let total = rows[0]?.total;
     if (total === undefined) {
       // Past the last page: no rows carry the count.
-      const [row] = await this.db.select({ n: count() }).from(jobs).where(eq(jobs.userId, userId));
+      const [row] = await this.db
+        .select({ n: count() })
+        .from(jobs)
+        .where(and(eq(jobs.userId, userId), shownAsJob));
       total = row?.n ?? 0;
     }
     return { rows, total };
@@ -231,15 +264,31 @@ export class JobsRepository {
   }
 
   /**
-   * Deletes the user's job and its variations; the row and its variations' images. The row is
-   * locked first, so a completion that wrote variations meanwhile has committed before they are read.
+   * Deletes the user's job, its requests for more variations and its variations; the rows, the
+   * requests that had not ended, and the variations' images. The row is locked first, so a
+   * completion that wrote variations meanwhile has committed before they are read (a request's
+   * completion locks this row before its own: lockForVariation).
    */
-  async deleteOwned(tx: Tx, userId: string, jobId: string): Promise<{ row: JobRow; variationImageIds: string[] } | undefined> {
+  async deleteOwned(
+    tx: Tx,
+    userId: string,
+    jobId: string,
+  ): Promise<{ row: JobRow; variationImageIds: string[]; unfinishedRequestIds: string[] } | undefined> {
     const [locked] = await tx.select({ id: jobs.id }).from(jobs).where(owned(userId, jobId)).for('update');
     if (!locked) return undefined;
+    const requests = await tx.delete(jobs).where(eq(jobs.variationOf, jobId)).returning({ id: jobs.id, status: jobs.status });
     const variations = await tx.delete(jobVariations).where(eq(jobVariations.jobId, jobId)).returning({ imageId: jobVariations.imageId });
     const [row] = await tx.delete(jobs).where(owned(userId, jobId)).returning(rowColumns);
-    return row && { row, variationImageIds: variations.map((v) => v.imageId) };
+    const unfinishedRequestIds = requests.filter((r) => r.status === 'pending' || r.status === 'processing').map((r) => r.id);
+    return row && { row, variationImageIds: variations.map((v) => v.imageId), unfinishedRequestIds };
+  }
+
+  /** The user's job locked FOR UPDATE until `tx` ends, with its counts: requests for more variations of it are counted one at a time. */
+  async findOwnedForUpdate(tx: Tx, userId: string, jobId: string): Promise<JobRow | undefined> {
+    const [locked] = await tx.select({ id: jobs.id }).from(jobs).where(owned(userId, jobId)).for('update');
+    if (!locked) return undefined;
+    const [row] = await tx.select(rowColumns).from(jobs).where(eq(jobs.id, jobId));
+    return row;
   }
 
   /**
@@ -364,9 +413,27 @@ export class JobsRepository {
     return mine !== undefined;
   }
 
-  /** The job's variations, in order (the caller holds the job's lease and row lock). */
+  /** The job's variations, in order, after any it has (the caller holds the job's row lock). */
   async insertVariations(tx: Tx, jobId: string, imageIds: string[]): Promise<void> {
-    await tx.insert(jobVariations).values(imageIds.map((imageId, index) => ({ jobId, imageId, index })));
+    const [last] = await tx
+      .select({ index: sql<number>`coalesce(max(${jobVariations.index}), -1)`.mapWith(Number) })
+      .from(jobVariations)
+      .where(eq(jobVariations.jobId, jobId));
+    const first = (last?.index ?? -1) + 1;
+    await tx.insert(jobVariations).values(imageIds.map((imageId, index) => ({ jobId, imageId, index: first + index })));
+  }
+
+  /**
+   * Locks the completed job a request for one more variation adds to (before the request's own
+   * row, the order a deletion takes); false when it is gone.
+   */
+  async lockForVariation(tx: Tx, jobId: string): Promise<boolean> {
+    const [row] = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.id, jobId), eq(jobs.status, 'completed')))
+      .for('update');
+    return row !== undefined;
   }
 
   /** Completes the job on its lease; the job as it now is, or undefined when the lease is lost. */
@@ -382,6 +449,7 @@ export class JobsRepository {
         engineModel: result.engineModel ?? null,
         engineCostMicros: result.engineCostMicros ?? null,
         structure: result.structure ?? null,
+        chargedPerImage: result.chargedPerImage ?? false,
         leaseToken: null,
         leaseExpiresAt: null,
         processingCompletedAt: sql`now()`,

@@ -5,6 +5,7 @@ import {
   type JobPage,
   JOBS_PAGE_SIZE,
   LISTING_PHOTOS_MAX,
+  MAX_VARIATIONS_PER_JOB,
   type RegenerateJobRequest,
   type RoomType,
   type Style,
@@ -16,7 +17,14 @@ import type { CreditsService } from '../credits/credits.service.ts';
 import { NotFoundError } from '../errors.ts';
 import { imageIdFromUrl, imageUrl, thumbnailUrl, type ImagesService } from '../images/images.service.ts';
 import { idempotencyOf, replayed, type Idempotency } from '../idempotency.ts';
-import { JobNotCompletedError, JobNotFailedError, PhotoStagingInProgressError, TooManyActiveJobsError } from './errors.ts';
+import {
+  JobNotCompletedError,
+  JobNotFailedError,
+  PhotoStagingInProgressError,
+  TooManyActiveJobsError,
+  VariationLimitReachedError,
+  VariationsIncludedError,
+} from './errors.ts';
 import type { JobCursor, JobRow, JobsRepository, JobView } from './jobs.repository.ts';
 
 /** A job that has its staged image. */
@@ -27,6 +35,17 @@ function completed(row: JobView): CompletedJob {
   return { ...row, stagedImageId: row.stagedImageId };
 }
 
+/** Variations the job has or will have: those made and those asked for. */
+const variationsCounted = (row: JobView) => row.variations.length + row.pendingVariations;
+
+/** Why one more variation cannot be asked for now, or null when it can (docs/decisions/0026-more-variations-for-a-credit.md). */
+function refusalOfMoreVariations(row: JobView): Error | null {
+  if (row.status !== 'completed') return new JobNotCompletedError('Only a finished staging can have more variations.');
+  if (!row.chargedPerImage) return new VariationsIncludedError();
+  if (variationsCounted(row) >= MAX_VARIATIONS_PER_JOB) return new VariationLimitReachedError(MAX_VARIATIONS_PER_JOB);
+  return null;
+}
+
 export function toJob(row: JobView): Job {
   return {
     id: row.id,
@@ -35,6 +54,7 @@ export function toJob(row: JobView): Job {
     variations: row.variations.map((v) => ({ id: v.id, stagedImageUrl: imageUrl(v.imageId) })),
     // The chosen variation is the one whose image is the job's result.
     chosenVariationId: row.variations.find((v) => v.imageId === row.stagedImageId)?.id ?? null,
+    moreVariations: { allowed: refusalOfMoreVariations(row) === null, pending: row.pendingVariations, refunded: row.refundedVariations },
     thumbnailUrl: thumbnailUrl(row.stagedImageId ?? row.originalImageId),
     style: row.style,
     roomType: row.roomType,
@@ -334,6 +354,51 @@ export class JobsService {
     throw new NotFoundError('Variation not found');
   }
 
+  /**
+   * Asks for one more variation of the user's completed staging by an engine paid per image, for
+   * one credit (docs/decisions/0026-more-variations-for-a-credit.md): a job of its own, queued
+   * with its debit in one transaction, that runs the staging's photo, style, room type, look and
+   * engine again and adds its result to the staging's variations (JobQueue.complete); failing, it
+   * is refunded as any job. The staging's row is locked first, so concurrent requests count its
+   * variations one at a time; the debit locks the balance, so they never overdraw. With an
+   * Idempotency-Key, a replay answers the job again and debits nothing. Answers the staging as it
+   * now is.
+   */
+  async requestVariation(userId: string, jobId: string, options: JobOptions = {}): Promise<Job> {
+    if (!isUuid(jobId)) throw new NotFoundError('Job not found');
+    const idempotency = idempotencyOf(options.idempotencyKey, ['variation', jobId]);
+    const queued = await this.db.transaction(async (tx) => {
+      const source = await this.repository.findOwnedForUpdate(tx, userId, jobId);
+      if (!source) throw new NotFoundError('Job not found');
+      if (idempotency && (await this.replayOf(tx, userId, idempotency))) return false;
+      const refusal = refusalOfMoreVariations(source);
+      if (refusal) throw refusal;
+      const request = await this.repository.insertPending(tx, {
+        userId,
+        originalImageId: source.originalImageId,
+        style: source.style,
+        roomType: source.roomType,
+        userLabel: null,
+        requestedEngine: source.requestedEngine,
+        priority: await this.priorityFor(tx, userId),
+        idempotency,
+        webhookUrl: null,
+        look: source.look,
+        variationOf: source.id,
+      });
+      if (!request) {
+        // The key went to another request meanwhile: replayOf answers its 422.
+        if (idempotency) await this.replayOf(tx, userId, idempotency);
+        throw new Error('Job row was not written');
+      }
+      await this.credits.chargeVariation(tx, { userId, jobId: request.id, style: source.style });
+      await this.checkActiveJobs(tx, userId);
+      return true;
+    });
+    if (queued) this.notifyQueued();
+    return this.get(userId, jobId);
+  }
+
   async updateLabel(userId: string, jobId: string, userLabel: string): Promise<Job> {
     const row = isUuid(jobId) ? await this.repository.updateLabel(userId, jobId, emptyToNull(userLabel)) : undefined;
     if (!row) throw new NotFoundError('Job not found');
@@ -351,12 +416,16 @@ export class JobsService {
     const deletedImages = await this.db.transaction(async (tx) => {
       const deleted = await this.repository.deleteOwned(tx, userId, jobId);
       if (!deleted) throw new NotFoundError('Job not found');
-      const { row, variationImageIds } = deleted;
+      const { row, variationImageIds, unfinishedRequestIds } = deleted;
       const candidates = [row.originalImageId, ...(row.stagedImageId ? [row.stagedImageId] : []), ...variationImageIds];
       // Images before the refund: a creation on the original holds it and then waits for the user's row.
       const unreferenced = await this.images.deleteUnreferenced(tx, candidates);
       if (row.status === 'pending' || row.status === 'processing') {
         await this.credits.refundStaging(tx, { userId, jobId: row.id, reason: 'cancelled' });
+      }
+      // Variations asked for and not made are cancelled with their job, each refunded.
+      for (const requestId of unfinishedRequestIds) {
+        await this.credits.refundStaging(tx, { userId, jobId: requestId, reason: 'cancelled', variation: true });
       }
       return unreferenced;
     });

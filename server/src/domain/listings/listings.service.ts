@@ -35,6 +35,7 @@ function toListingJob(job: Job): ListingJob {
     style: job.style,
     variations: job.variations,
     chosenVariationId: job.chosenVariationId,
+    moreVariations: job.moreVariations,
     stagedImageUrl: job.stagedImageUrl,
     thumbnailUrl: job.thumbnailUrl,
     errorMessage: job.errorMessage,

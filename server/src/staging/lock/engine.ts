@@ -18,6 +18,7 @@ export function driftMessage(reasons: readonly DriftReason[]): string {
 export class LockedEngine implements StagingEngine {
   readonly name: string;
   readonly model?: string;
+  readonly chargesPerImage?: boolean;
 
   constructor(
     private readonly inner: StagingEngine,
@@ -25,6 +26,7 @@ export class LockedEngine implements StagingEngine {
   ) {
     this.name = inner.name;
     if (inner.model !== undefined) this.model = inner.model;
+    if (inner.chargesPerImage !== undefined) this.chargesPerImage = inner.chargesPerImage;
   }
 
   async stage(input: StageInput): Promise<StageOutput> {

@@ -32,6 +32,7 @@ const responseSchema = z.object({
 /** Gemini's generateContent with image output, the photo as inline data. */
 export class GeminiEngine implements StagingEngine {
   readonly name = 'gemini';
+  readonly chargesPerImage = true;
   readonly model: string;
   private readonly http: HttpClient;
 

@@ -29,6 +29,7 @@ export function openAiSize(width: number, height: number): '1024x1024' | '1536x1
 /** OpenAI's image edit endpoint (POST /v1/images/edits, multipart), the photo as the image. */
 export class OpenAiEngine implements StagingEngine {
   readonly name = 'openai';
+  readonly chargesPerImage = true;
   readonly model: string;
   private readonly http: HttpClient;
 

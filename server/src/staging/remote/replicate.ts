@@ -40,6 +40,7 @@ export interface ReplicateOptions extends RemoteEngineOptions {
  */
 export class ReplicateEngine implements StagingEngine {
   readonly name = 'replicate';
+  readonly chargesPerImage = true;
   readonly model: string;
   private readonly http: HttpClient;
   private readonly base: string;

@@ -11,18 +11,19 @@ import {
 } from '@roomstager/contracts';
 import { apiJson, apiRequest } from '../../lib/api-client.ts';
 import { idempotencyHeader, JOB_POLL_MS, useRefreshAfterJobChange, type Keyed } from '../../lib/job-changes.ts';
-import { isInProgress } from '../../lib/job-format.ts';
+import { isBeingMade } from '../../lib/job-format.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 
-const hasJobInProgress = (page: JobPage | undefined) => !!page?.jobs.some(isInProgress);
+const hasJobInProgress = (page: JobPage | undefined) => !!page?.jobs.some(isBeingMade);
 
 /**
  * A page of the job list, cached 5 min and not read again on focus. While any job on it is pending
- * or processing it is read every 2 s, so its cards and the dialog follow the job to the end. It is
- * read again on mount when it holds such a job, or when it went stale (a job created or changed
- * elsewhere invalidated it): a cached page would hide that change.
+ * or processing, or has variations being made, it is read every 2 s (not while the page is
+ * hidden), so its cards and the dialog follow the job to the end. It is read again on mount when
+ * it holds such a job, or when it went stale (a job created or changed elsewhere invalidated it):
+ * a cached page would hide that change.
  */
 export function jobPageQuery(page: number) {
   return queryOptions({
@@ -33,6 +34,7 @@ export function jobPageQuery(page: number) {
     refetchOnWindowFocus: false,
     refetchOnMount: (query) => (hasJobInProgress(query.state.data) ? 'always' : true),
     refetchInterval: (query) => (hasJobInProgress(query.state.data) ? JOB_POLL_MS : false),
+    refetchIntervalInBackground: false,
     placeholderData: (previous) => previous,
   });
 }

@@ -177,7 +177,7 @@ export function JobDialog({ job, onClose, onRegenerated, returnFocus }: JobDialo
     >
       <div className="mt-4 space-y-5">
         <Comparison job={job} />
-        <VariationPicker jobId={job.id} variations={job.variations} chosenVariationId={job.chosenVariationId} />
+        <VariationPicker jobId={job.id} variations={job.variations} chosenVariationId={job.chosenVariationId} moreVariations={job.moreVariations} />
         <RoomUnchanged job={job} />
         <LabelEditor key={job.id} job={job} onEditingChange={setEditingLabel} />
         <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-3">

@@ -38,7 +38,7 @@ function CompareDialog({ photo, name, style, onClose, returnFocus }: { photo: Li
             fit="contain"
           />
         )}
-        {job && <VariationPicker jobId={job.id} variations={job.variations} chosenVariationId={job.chosenVariationId} />}
+        {job && <VariationPicker jobId={job.id} variations={job.variations} chosenVariationId={job.chosenVariationId} moreVariations={job.moreVariations} />}
       </div>
     </Dialog>
   );

@@ -1,11 +1,12 @@
 import { insufficientListingCreditsSchema, type Listing, type ListingPhoto } from '@roomstager/contracts';
 import { ApiError } from '../../lib/api-client.ts';
-import { isInProgress } from '../../lib/job-format.ts';
+import { isBeingMade, isInProgress } from '../../lib/job-format.ts';
 
 /** A photo whose latest staging is queued or running. */
 export const isPhotoActive = (photo: ListingPhoto): boolean => isInProgress(photo.job);
 
-export const hasActivePhoto = (listing: Listing | undefined): boolean => !!listing?.photos.some(isPhotoActive);
+/** A photo is being staged, or variations of its staging are being made: the listing polls. */
+export const hasActivePhoto = (listing: Listing | undefined): boolean => !!listing?.photos.some((photo) => isBeingMade(photo.job));
 
 /** What "Stage" takes, as the server decides it: every photo never staged, or whose last staging failed. */
 export const photosToStage = (listing: Listing): ListingPhoto[] => listing.photos.filter((photo) => !photo.job || photo.job.status === 'failed');

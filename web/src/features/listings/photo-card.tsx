@@ -110,7 +110,7 @@ export function PhotoCard({ listingId, photo, name, onCompare, onRemoved }: Phot
             </p>
           )}
         </div>
-        {job?.status === 'completed' && <VariationPicker jobId={job.id} variations={job.variations} chosenVariationId={job.chosenVariationId} photoName={name} />}
+        {job?.status === 'completed' && <VariationPicker jobId={job.id} variations={job.variations} chosenVariationId={job.chosenVariationId} moreVariations={job.moreVariations} photoName={name} />}
         <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
           {job && !active && (
             <Button variant="outline" size="sm" disabled={busy} onClick={stageAgain} aria-describedby={`${photo.id}-name`}>
