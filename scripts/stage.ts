@@ -15,20 +15,35 @@ import { stageDetailed } from '../server/src/staging/local/index.ts';
 import { MAX_VARIATIONS } from '../server/src/staging/local/pipeline.ts';
 import { footprint } from '../server/src/staging/local/layout.ts';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    style: { type: 'string' },
-    'room-type': { type: 'string', default: DEFAULT_ROOM_TYPE },
-    look: { type: 'string' },
-    variations: { type: 'string', default: '1' },
-    out: { type: 'string' },
-    debug: { type: 'boolean', default: false },
-  },
-});
-
-const photo = positionals[0];
 const usage = `usage: npm run stage -- <photo> [--style ${STYLES.join('|')}] [--room-type ${ROOM_TYPES.join('|')}] [--look id] [--variations 1-${MAX_VARIATIONS}] [--out file.jpg] [--debug]`;
+
+function parse() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        style: { type: 'string' },
+        'room-type': { type: 'string', default: DEFAULT_ROOM_TYPE },
+        look: { type: 'string' },
+        variations: { type: 'string', default: '1' },
+        out: { type: 'string' },
+        debug: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    // An unknown or malformed option: say which, and how to call it, without a stack trace.
+    console.error(`${err instanceof Error ? err.message : String(err)}\n${usage}`);
+    process.exit(2);
+  }
+}
+
+const { values, positionals } = parse();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const photo = positionals[0];
 if (!photo) {
   console.error(usage);
   process.exit(2);

@@ -67,6 +67,23 @@ describe("a stager's layout on the fixture photos", () => {
     expect(apart / pairs).toBeGreaterThan(0.85);
   });
 
+  it('keeps the dark doorway of the portrait living room clear, and gives every living-room layout its coffee table', () => {
+    const portrait = rooms.get('rooms/empty-living-portrait.jpg')!;
+    // The corridor opening between the pillars on the right, about 2.4-3.4 m from the camera.
+    const doorway = portrait.openings.find((o) => o.passage);
+    expect(doorway).toMatchObject({ wall: 'right', kind: 'door' });
+    expect(doorway!.from).toBeGreaterThan(2);
+    expect(doorway!.to).toBeLessThan(3.8);
+    for (const [name, room] of rooms) {
+      // The other fixtures have no such gap: a lit wall, light falling off along it, is no doorway.
+      if (room !== portrait) expect(room.openings.filter((o) => o.passage), name).toEqual([]);
+      for (const style of STYLES) {
+        const layouts = layoutVariations(room, 'living_room', [0, 1, 2].map((k) => variationSet(style, k, 'listing-1', 0).def));
+        for (const [v, placed] of layouts.entries()) expect(placed.map((p) => p.kind), `${name} ${style} variation ${v}`).toContain('coffeeTable');
+      }
+    }
+  });
+
   it('puts the headboard against a wall, and the sofa with its back to one or floating with a passage all round', () => {
     for (const [name, room] of rooms) {
       for (const style of STYLES) {

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
 import { evalSh, type RoomRadiance } from '../../src/staging/local/light.ts';
-import { estimateLighting } from '../../src/staging/local/render.ts';
+import { daylightFalloff, estimateLighting } from '../../src/staging/local/render.ts';
+import type { RoomBox } from '../../src/staging/local/roombox.ts';
+import { openingLights } from '../../src/staging/local/shadows.ts';
 import type { Vec3 } from '../../src/staging/local/vec.ts';
 
 async function room(name: string) {
@@ -56,5 +58,22 @@ describe("the furniture's light is the photo's own", () => {
       expect(mean * 0.75).toBeGreaterThan(walls * 0.6);
       expect(mean * 0.75).toBeLessThan(walls * 1.8);
     }
+  });
+});
+
+describe('daylight across a piece', () => {
+  const box: RoomBox = { left: -2.5, right: 2.5, back: 6, ceiling: 2.6, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+  const window = { wall: 'left' as const, kind: 'window' as const, from: 2.4, to: 3.6, bottom: 0.8, top: 2.1, daylight: true };
+
+  it('falls off away from the window, bounded, and is even where no window is seen', () => {
+    const falloff = daylightFalloff(openingLights(box, [window]), box);
+    // A sofa's two ends, 2 m apart, at seat height in front of the window.
+    const near = falloff(-1.6, 0.45, 3);
+    const far = falloff(0.4, 0.45, 3);
+    expect(near).toBeGreaterThan(1.2);
+    expect(far).toBeLessThan(near * 0.75);
+    expect(falloff(-2.45, 1.4, 3)).toBeLessThanOrEqual(1.8);
+    expect(falloff(2.4, 0.45, 0.5)).toBeGreaterThanOrEqual(0.55);
+    expect(daylightFalloff(openingLights(box, []), box)(-1.6, 0.45, 3)).toBe(1);
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { relief } from '../../src/staging/local/materials.ts';
+import { compositeOnto, estimateEdgeBlur } from '../../src/staging/local/composite.ts';
+import { blurPlane, type Segment } from '../../src/staging/local/lines.ts';
+import { albedo, leafId, prepare, relief, type Material } from '../../src/staging/local/materials.ts';
+import type { RenderResult } from '../../src/staging/local/render.ts';
+import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
 import type { Vec3 } from '../../src/staging/local/vec.ts';
 
@@ -21,6 +25,200 @@ describe('surface relief', () => {
       expect(largest).toBeLessThan(1.2);
     }
     for (const kind of ['wood', 'metal', 'marble', 'ceramic', 'plain'] as const) expect(relief(kind, 0.1, 0.2, 0.3, 42, a)).toBe(false);
+  });
+});
+
+describe('wood', () => {
+  const lum = (c: Vec3) => 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  const oak = prepare(STYLE_DEFS.traditional.materials.top!);
+  /** Luminance of the top's albedo along a line, 2 mm a step. */
+  function line(at: (s: number) => Vec3, n: number): number[] {
+    const c: Vec3 = [0, 0, 0];
+    return Array.from({ length: n }, (_, i) => {
+      const [x, y, z] = at(i * 0.002);
+      albedo(oak, x, y, z, 7919, c);
+      return lum(c);
+    });
+  }
+  /** Normalised autocorrelation of a signal at a lag, in samples. */
+  function autocorrelation(v: number[], lag: number): number {
+    const mean = v.reduce((a, b) => a + b, 0) / v.length;
+    let num = 0;
+    let den = 0;
+    for (let i = 0; i < v.length; i++) {
+      den += (v[i]! - mean) ** 2;
+      if (i + lag < v.length) num += (v[i]! - mean) * (v[i + lag]! - mean);
+    }
+    return num / den;
+  }
+
+  it('has grain that does not repeat across or along a top: once the correlation has died away it does not come back', () => {
+    for (const across of [true, false]) {
+      const lines = Array.from({ length: 8 }, (_, k) => line((s) => (across ? [-0.6 + k * 0.17, 0.45, -0.5 + s] : [-1 + s, 0.45, -0.3 + k * 0.083]), 1000));
+      const mean = (lag: number) => lines.reduce((a, v) => a + autocorrelation(v, lag), 0) / lines.length;
+      let lag = 1;
+      while (mean(lag) > 0.1) lag++;
+      let comeback = -1;
+      for (; lag < 450; lag++) comeback = Math.max(comeback, mean(lag));
+      // Rings at a fixed spacing came back to 0.2 across the grain at 8 cm.
+      expect(comeback).toBeLessThan(0.15);
+    }
+  });
+
+  it('is the same every time, with visible grain, and boards of one top differ', () => {
+    expect(line((s) => [s, 0.45, 0.3], 50)).toEqual(line((s) => [s, 0.45, 0.3], 50));
+    const board = (z: number) => {
+      const v = line((s) => [-0.6 + s, 0.45, z], 600);
+      return v.reduce((a, b) => a + b, 0) / v.length;
+    };
+    const means = [0.02, 0.16, 0.3, 0.44, 0.58].map(board);
+    expect(Math.max(...means) / Math.min(...means)).toBeGreaterThan(1.03);
+    const v = line((s) => [0.4, 0.45, s], 500);
+    expect(Math.max(...v) / Math.min(...v)).toBeGreaterThan(1.5);
+  });
+});
+
+describe('texture coordinates of turned parts', () => {
+  it('run along a leg, so its grain runs up it, and across a round top', () => {
+    const spread = (m: { locals: Float32Array }, axis: number) => {
+      const v = Array.from(m.locals).filter((_, i) => i % 3 === axis);
+      return Math.max(...v) - Math.min(...v);
+    };
+    const leg = new MeshBuilder();
+    leg.cylinder(0.3, 0.2, 0.02, 0, 0.7, 0);
+    expect(spread(leg.build(), 0)).toBeCloseTo(0.7, 5);
+    const top = new MeshBuilder();
+    top.cylinder(0, 0, 0.5, 0.7, 0.74, 0);
+    expect(spread(top.build(), 0)).toBeCloseTo(1, 5);
+  });
+});
+
+describe('leaves', () => {
+  const lum = (c: Vec3) => 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  const green = prepare(STYLE_DEFS.modern.materials.leaf);
+  const at = (t: number, across: number, id: number): number => {
+    const c: Vec3 = [0, 0, 0];
+    albedo(green, t, across, id, 7919, c);
+    return lum(c);
+  };
+
+  it('vary in tone from leaf to leaf, the same way every time, and are darker deep in the crown', () => {
+    const tones = Array.from({ length: 40 }, (_, i) => at(0.5, 0.5, leafId(i, 1)));
+    expect(Array.from({ length: 40 }, (_, i) => at(0.5, 0.5, leafId(i, 1)))).toEqual(tones);
+    expect(Math.max(...tones) / Math.min(...tones)).toBeGreaterThan(1.5);
+    for (let i = 0; i < 40; i++) expect(at(0.5, 0.5, leafId(i, 0))).toBeLessThan(0.7 * at(0.5, 0.5, leafId(i, 1)));
+  });
+
+  it('have a paler midrib than the blade and a darker margin', () => {
+    for (let i = 0; i < 20; i++) {
+      const id = leafId(i, 1);
+      expect(at(0.3, 0, id)).toBeGreaterThan(at(0.3, 0.45, id));
+      expect(at(0.3, 0.98, id)).toBeLessThan(at(0.3, 0.45, id));
+    }
+  });
+});
+
+describe('rugs', () => {
+  const lum = (c: Vec3) => 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  const sat = (c: Vec3) => (Math.max(...c) - Math.min(...c)) / Math.max(1e-6, Math.max(...c));
+  /** The rug's albedo over a 30 cm square of its field, on a 5 mm grid. */
+  function field(m: Material, seed: number): Vec3[] {
+    const pm = prepare({ ...m, half: [1.2, 0.85] });
+    const out: Vec3[] = [];
+    for (let i = 0; i < 60; i++) for (let j = 0; j < 60; j++) {
+      const c: Vec3 = [0, 0, 0];
+      albedo(pm, 0.3 + i * 0.005, 0.01, 0.2 + j * 0.005, seed, c);
+      out.push(c);
+    }
+    return out;
+  }
+
+  it('have a pile: a flat-coloured rug varies by a few per cent at the scale of tufts, the same way every time', () => {
+    const plain: Material = { kind: 'rug', color: [0.6, 0.6, 0.6], spec: 0, shininess: 1, pattern: 2 };
+    const a = field({ ...plain, color2: plain.color, color3: plain.color }, 7).map(lum);
+    expect(field({ ...plain, color2: plain.color, color3: plain.color }, 7).map(lum)).toEqual(a);
+    const mean = a.reduce((s, v) => s + v, 0) / a.length;
+    const sd = Math.sqrt(a.reduce((s, v) => s + (v - mean) ** 2, 0) / a.length);
+    expect(sd / mean).toBeGreaterThan(0.03);
+    expect(sd / mean).toBeLessThan(0.15);
+    // Neighbours 5 mm apart differ: grain, not only a slow cloud.
+    let step = 0;
+    for (let i = 1; i < a.length; i++) step += Math.abs(a[i]! - a[i - 1]!);
+    expect(step / a.length / mean).toBeGreaterThan(0.02);
+  });
+
+  it('are less saturated than their dyes', () => {
+    const m = STYLE_DEFS.traditional.materials.rug;
+    const red = prepare({ ...m, color2: m.color, color3: m.color, half: [1.2, 0.85] });
+    const c: Vec3 = [0, 0, 0];
+    albedo(red, 0.3, 0.01, 0.2, 7, c);
+    expect(sat(c)).toBeLessThan(sat(red.c1) - 0.05);
+  });
+
+  it('are darker at their edge than in their field', () => {
+    const pm = prepare({ kind: 'rug', color: [0.6, 0.6, 0.6], spec: 0, shininess: 1, pattern: 2, half: [1.2, 0.85] });
+    const mean = (x: number) => {
+      let s = 0;
+      const c: Vec3 = [0, 0, 0];
+      for (let k = 0; k < 100; k++) {
+        albedo(pm, x, 0.01, -0.5 + k * 0.01, 7, c);
+        s += lum(c);
+      }
+      return s / 100;
+    };
+    expect(mean(1.195)).toBeLessThan(0.85 * mean(1.1));
+  });
+});
+
+describe('compositing a smooth gradient', () => {
+  it('leaves no output level unused, whatever the grade (no banding), and does it the same way every time', () => {
+    const width = 512;
+    const height = 64;
+    const make = () => {
+      const data = new Uint8Array(width * height * 3);
+      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.fill(40 + Math.floor((x * 180) / width), (y * width + x) * 3, (y * width + x) * 3 + 3);
+      return { width, height, data };
+    };
+    const empty: RenderResult = {
+      layer: { width: 8, height: 8, color: new Float32Array(192), alpha: new Float32Array(64), depth: new Float32Array(64).fill(Infinity) },
+      shadow: new Float32Array(64).fill(1),
+      reflection: null,
+    };
+    for (const style of ['modern', 'luxury'] as const) {
+      const out = compositeOnto(make(), empty, STYLE_DEFS[style].grade, 3).data;
+      expect(Buffer.from(compositeOnto(make(), empty, STYLE_DEFS[style].grade, 3).data).equals(Buffer.from(out))).toBe(true);
+      const used = new Set<number>();
+      for (let i = 1; i < out.length; i += 3) used.add(out[i]!);
+      const levels = [...used].sort((a, b) => a - b);
+      for (let v = levels[0]!; v <= levels[levels.length - 1]!; v++) expect(used.has(v), `${style}: level ${v}`).toBe(true);
+    }
+  });
+});
+
+describe("the photo's edge blur", () => {
+  /** A photo of vertical dark and light stripes 40 px wide, blurred by `sigma`, with a segment along each edge. */
+  function stripes(sigma: number) {
+    const width = 800;
+    const height = 400;
+    const plane = new Float32Array(width * height);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) plane[y * width + x] = Math.floor(x / 40) % 2 ? 200 : 60;
+    const soft = blurPlane({ width, height, data: plane }, sigma).data;
+    const data = new Uint8Array(width * height * 3);
+    for (let i = 0; i < width * height; i++) data.fill(Math.round(soft[i]!), i * 3, i * 3 + 3);
+    const segments: Segment[] = [];
+    for (let x = 40; x < width; x += 40) segments.push({ x1: x, y1: 20, x2: x, y2: height - 20, length: height - 40, angle: Math.PI / 2 });
+    return { photo: { width, height, data }, segments };
+  }
+
+  it('is measured so that the furniture is blurred as much as the photo, not less', () => {
+    for (const sigma of [1, 2]) {
+      const { photo, segments } = stripes(sigma);
+      const est = estimateEdgeBlur(photo, segments, photo.width, photo.width);
+      expect(est, `sigma ${sigma}`).toBeGreaterThan(sigma * 0.85);
+      expect(est, `sigma ${sigma}`).toBeLessThan(sigma * 1.15);
+    }
+    const crisp = stripes(0.01);
+    expect(estimateEdgeBlur(crisp.photo, crisp.segments, 800, 800)).toBeLessThan(0.4);
   });
 });
 

@@ -66,6 +66,21 @@ describe('differential shadows on the photo', () => {
     expect(lit.floor.at(0, 5.45)).toBeLessThan(0.4);
   });
 
+  it('darken a thin ring round a pedestal base, not a puddle, and light the base as the floor beside it', () => {
+    const table = pieces[3]!;
+    // The base is a disc of 0.6 times the top's radius (furniture.ts).
+    const base = 0.6 * (table.size.w / 2);
+    // The median round the base: the side away from the window is in the table's cast shadow.
+    const ring = (r: number) => [0, 1, 2, 3, 4, 5, 6, 7].map((k) => lit.floor.at(table.x + r * Math.cos(k * 0.785), table.z + r * Math.sin(k * 0.785))).sort((a, b) => a - b)[4]!;
+    const edge = ring(base + 0.01);
+    const out = ring(base + 0.1);
+    expect(edge).toBeLessThan(0.4);
+    // Under the table's top, 10 cm out, the floor keeps most of its light.
+    expect(out).toBeGreaterThan(0.65);
+    // The base's own top takes the light around it, not the dark the base hides.
+    expect(lit.pieces.at(table.x, table.z)).toBeGreaterThan(0.6);
+  });
+
   it('darken the wall behind the sofa, most near the sofa', () => {
     const back = lit.walls.back!;
     expect(back).toBeDefined();

@@ -4,7 +4,7 @@ import { detectObstacles, type Obstacle } from './obstacles.ts';
 import type { RgbImage } from './image.ts';
 import { blurPlane, detectSegments, gradient, type Plane, type Segment } from './lines.ts';
 import { estimateFloorLight } from './floor-light.ts';
-import { estimateRadiance, type RoomRadiance } from './light.ts';
+import { estimateRadiance, radianceCentre, type RoomRadiance } from './light.ts';
 import { fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
 import type { ShadeGrid } from './shadows.ts';
 import { estimateSun } from './sun.ts';
@@ -23,6 +23,11 @@ export interface Opening {
   top: number;
   /** Found as a bright run (glass, sky): it lights the room. Doorways found by their frames do not. */
   daylight: boolean;
+  /**
+   * A doorway seen as a dark gap into an unlit space, its door (if any) not swinging into this
+   * room: a walkway is kept clear in front of it rather than a door's swing.
+   */
+  passage?: boolean;
 }
 
 export interface Wall {
@@ -173,6 +178,10 @@ export function estimateCamera(segments: Segment[], width: number, height: numbe
 }
 
 const BIN = 0.1;
+/** Height below which a doorway is open, in metres. */
+const DOOR_HEIGHT = 1.9;
+/** A doorway into an unlit space is darker than this share of the wall and of the wall beside it. */
+const DARK_DOORWAY = 0.72;
 
 /**
  * Walks each wall in 10 cm bins, sampling a vertical strip of the photo from skirting height to
@@ -255,6 +264,28 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
       openings.push({ wall: id, kind: bottom < 0.35 ? 'door' : 'window', from, to, bottom, top: hi + 0.1, daylight: true });
       blocked.push([from, to]);
     });
+    // Doorways into unlit rooms or corridors: a stretch of wall dark from skirting to door
+    // height, with a step down at both sides (light falloff along a wall is gradual).
+    const doorLum = bins.map((b) => {
+      const v = b.samples.filter((x, k) => x && (heights[k] ?? 0) <= DOOR_HEIGHT).map((x) => lum(x!));
+      return v.length >= 0.8 * heights.filter((y) => y <= DOOR_HEIGHT).length ? v.reduce((p, q) => p + q, 0) / v.length : null;
+    });
+    runs(
+      doorLum.map((l) => l !== null && l < DARK_DOORWAY * wallLum),
+      (i0, i1) => {
+        const width = (i1 - i0 + 1) * BIN;
+        if (width < 0.6 || width > 2) return;
+        const inside = doorLum.slice(i0, i1 + 1).reduce((p: number, q) => p + (q ?? 0), 0) / (i1 - i0 + 1);
+        const before = doorLum[i0 - 3];
+        const after = doorLum[i1 + 3];
+        if (!before || !after || inside > DARK_DOORWAY * Math.min(before, after)) return;
+        const from = (bins[i0]?.along ?? 0) - BIN / 2;
+        const to = (bins[i1]?.along ?? 0) + BIN / 2;
+        if (openings.some((o) => o.wall === id && o.from < to && o.to > from)) return;
+        openings.push({ wall: id, kind: 'door', from, to, bottom: 0, top: 2.05, daylight: false, passage: true });
+        blocked.push([from, to]);
+      },
+    );
     // Door frames: long vertical segments standing on this wall's base. Two of them a door's
     // width apart are a doorway even when the door is the wall's colour.
     const frames = frameLines(cam, box, id, segments);
@@ -392,9 +423,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const ceiling = ceilingColor(camera, box, color);
   const floorLight = estimateFloorLight(camera, box, color, openings, floorGloss);
   const sun = estimateSun(box, openings, floorLight);
-  // Lit from the middle of the floor, where the furniture groups stand.
-  const centre: Vec3 = [(box.left + box.right) / 2, 0.7, Math.max(1.2, box.back * 0.6)];
-  const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, centre);
+  const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, radianceCentre(box));
   const counters = detectCounters(camera, box, color, walls, openings, floorColor);
   const obstacles = detectObstacles(camera, box, color, counters, floorColor, floorGloss);
   return {

@@ -81,8 +81,18 @@ export function estimateEdgeBlur(photo: RgbImage, segments: Segment[], analysisW
   // The lower quartile: long segments include soft shading edges (wall corners, shadows under
   // skirting), and the photo's focus shows in its crisp ones (frames, openings).
   const sigma = (widths[widths.length >> 2] ?? 0) / 1.68;
-  // Slightly under-matched: a too-soft piece looks out of focus, a bit crisp reads as in front.
-  return clamp(0.85 * Math.sqrt(Math.max(0, sigma * sigma - 0.25)), 0, 2.5);
+  // Matched in full: furniture crisper than the photo around it is the first thing that gives
+  // a rendering away at full size (issue 12); the crisp quartile already errs on the sharp side.
+  return clamp(Math.sqrt(Math.max(0, sigma * sigma - 0.25)), 0, 3);
+}
+
+/** A hash of the pixel's index: uniform in [-0.5, 0.5), cheap enough for every pixel of a 40 MP photo. */
+function dither(i: number, seed: number): number {
+  let h = Math.imul(i ^ seed, 0x9e3779b1);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x85ebca77);
+  h ^= h >>> 13;
+  return (h & 0xffff) / 65536 - 0.5;
 }
 
 function reflectionAt(r: NonNullable<RenderResult['reflection']>, fx: number, fy: number): number {
@@ -168,16 +178,18 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
   const H = photo.height;
   const noise = estimateNoise(photo);
   const rng = mulberry32(seed);
-  // Grade as per-channel lookup tables (gain and contrast), saturation applied per pixel.
+  // Grade as per-channel lookup tables (gain and contrast), saturation applied per pixel. The
+  // tables keep fractions: rounding them would skip output levels (a contrast of 1.04 skips one
+  // in 25), which bands smooth gradients on walls and rugs; the pixel is dithered instead.
   const luts = [0, 1, 2].map((k) => {
-    const t = new Uint8Array(256);
+    const t = new Float32Array(256);
     for (let v = 0; v < 256; v++) {
       const x = (v / 255) * (grade.gain[k] ?? 1);
-      t[v] = Math.round(clamp((x - 0.5) * grade.contrast + 0.5, 0, 1) * 255);
+      t[v] = clamp((x - 0.5) * grade.contrast + 0.5, 0, 1) * 255;
     }
     return t;
   });
-  const [lutR, lutG, lutB] = luts as [Uint8Array, Uint8Array, Uint8Array];
+  const [lutR, lutG, lutB] = luts as [Float32Array, Float32Array, Float32Array];
   const src = photo.data;
   const out = new Uint8ClampedArray(src.buffer, src.byteOffset, src.length);
   const sat = grade.saturation;
@@ -238,14 +250,15 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
           b = clamp(Math.round(b + nl + (rng() - 0.5) * noise * 0.5 * a), 0, 255);
         }
       }
-      r = lutR[r]!;
-      g = lutG[g]!;
-      b = lutB[b]!;
-      // Saturation around luma; the clamped array rounds and clamps on store.
-      const yv = 0.299 * r + 0.587 * g + 0.114 * b;
-      out[i * 3] = yv + (r - yv) * sat;
-      out[i * 3 + 1] = yv + (g - yv) * sat;
-      out[i * 3 + 2] = yv + (b - yv) * sat;
+      const gr = lutR[r]!;
+      const gg = lutG[g]!;
+      const gb = lutB[b]!;
+      // Saturation around luma, and half a level of dither; the clamped array rounds and clamps on store.
+      const yv = 0.299 * gr + 0.587 * gg + 0.114 * gb;
+      const d = dither(i, seed);
+      out[i * 3] = yv + (gr - yv) * sat + d;
+      out[i * 3 + 1] = yv + (gg - yv) * sat + d;
+      out[i * 3 + 2] = yv + (gb - yv) * sat + d;
     }
   }
   return photo;

@@ -1,5 +1,6 @@
+import { leafId } from './materials.ts';
 import type { MeshBuilder } from './mesh.ts';
-import { cross, normalize, sub, type Vec3 } from './vec.ts';
+import { clamp, cross, normalize, sub, type Vec3 } from './vec.ts';
 import type { Role, StyleDef } from './styles.ts';
 
 export type PieceKind =
@@ -246,8 +247,13 @@ const floorLamp: Builder = (c, { h }) => {
   else b.lathe(0, 0, [[0.22 * scale, h - 0.36 * scale], [0.22 * scale, h]], 32, shadeMat, false);
 };
 
-/** One leaf: a folded lanceolate blade from `base` along `dir`, `width` across at 40% of its length. */
-function leaf(b: MeshBuilder, base: Vec3, dir: Vec3, len: number, width: number, material: number): void {
+/**
+ * One leaf: a folded lanceolate blade from `base` along `dir`, `width` across at 40% of its
+ * length. Its texture coordinates are its own frame (see leafColour in materials.ts): along the
+ * blade 0..1, across it -1..1 from the midrib, and `id` (the leaf's number plus its shade in the
+ * canopy) so every leaf has its own tone.
+ */
+function leaf(b: MeshBuilder, base: Vec3, dir: Vec3, len: number, width: number, material: number, id: number): void {
   const axis = normalize(dir);
   const side = normalize(cross(axis, [0, 1, 0]));
   const up = cross(side, axis);
@@ -262,10 +268,11 @@ function leaf(b: MeshBuilder, base: Vec3, dir: Vec3, len: number, width: number,
   const right = at(0.4, width / 2, -width * 0.05);
   const leftNormal = normalize(cross(sub(left, base), sub(mid, base)));
   const rightNormal = normalize(cross(sub(mid, base), sub(right, base)));
-  b.triangle(base, left, mid, leftNormal, leftNormal, leftNormal, material);
-  b.triangle(left, tip, mid, leftNormal, leftNormal, leftNormal, material);
-  b.triangle(base, mid, right, rightNormal, rightNormal, rightNormal, material);
-  b.triangle(mid, tip, right, rightNormal, rightNormal, rightNormal, material);
+  const uv = (t: number, across: number): Vec3 => [t, across, id];
+  b.triangle(base, left, mid, leftNormal, leftNormal, leftNormal, material, [uv(0, 0), uv(0.4, -1), uv(0.45, 0)]);
+  b.triangle(left, tip, mid, leftNormal, leftNormal, leftNormal, material, [uv(0.4, -1), uv(1, 0), uv(0.45, 0)]);
+  b.triangle(base, mid, right, rightNormal, rightNormal, rightNormal, material, [uv(0, 0), uv(0.45, 0), uv(0.4, 1)]);
+  b.triangle(mid, tip, right, rightNormal, rightNormal, rightNormal, material, [uv(0.45, 0), uv(1, 0), uv(0.4, 1)]);
 }
 
 /** A potted plant: trunk, a few branches and leaves whose size and count depend on the style. */
@@ -299,7 +306,9 @@ const plant: Builder = (c, { h }) => {
     const droop = species === 'palm' ? 0.3 + 0.5 * rng() : -0.2 + 0.7 * rng();
     const dir: Vec3 = [Math.cos(a), droop, Math.sin(a)];
     const scale = 0.75 + 0.5 * rng();
-    leaf(b, base, dir, leafLen * scale, leafWidth * scale, leafMat);
+    // Leaves deep in the crown are shaded by the ones around them: the nearer the trunk, the darker.
+    const outer = clamp(Math.hypot(base[0], base[2]) / (spread + 0.3), 0, 1);
+    leaf(b, base, dir, leafLen * scale, leafWidth * scale * (0.85 + 0.3 * rng()), leafMat, leafId(i, outer));
   }
 };
 

@@ -69,7 +69,7 @@ export function polygonsOverlap(a: Pt[], b: Pt[], gap = 0): boolean {
 
 /** The floor area kept clear in front of an opening, as a polygon. */
 export function openingZone(room: RoomModel, o: Opening): Pt[] {
-  const depth = o.kind === 'door' ? 0.9 : 0.4;
+  const depth = o.kind === 'window' ? 0.4 : o.passage ? 0.6 : 0.9;
   const { left, right, back } = room.box;
   const a = o.from - 0.1;
   const b = o.to + 0.1;
@@ -277,6 +277,8 @@ interface Slot {
   size?: Size;
   /** Other positions along the wall, tried in order when the first is not valid. */
   alternatives?: number[];
+  /** A smaller piece tried where this one fits nowhere (a small room's coffee table). */
+  fallback?: Slot;
 }
 
 interface Group {
@@ -319,7 +321,15 @@ function livingRoomGroup({ size, artLift, arrangement }: RecipeContext): Group {
     slots: [
       { kind: 'rug', along: 0, out: sofa.d * 0.75 + 0.7, yaw: 0, weight: 2, size: { ...size('rug'), w: Math.min(sofa.w + 0.3, 2.6), d: 1.7 } },
       { kind: 'sofa', along: 0, out: sofa.d / 2 + 0.04, yaw: 0, weight: 10 },
-      { kind: 'coffeeTable', along: 0, out: coffeeTableOut, yaw: 0, weight: 3 },
+      {
+        kind: 'coffeeTable',
+        along: 0,
+        out: coffeeTableOut,
+        yaw: 0,
+        weight: 3,
+        // A narrow room still gets its table: a fifth smaller, a little nearer the sofa.
+        fallback: { kind: 'coffeeTable', along: 0, out: sofa.d + 0.36 + (0.8 * coffeeTable.d) / 2, yaw: 0, weight: 2.5, size: scaleSize(coffeeTable, 0.8) },
+      },
       ...companions[arrangement % companions.length]!,
       { kind: 'art', along: 0, out: 0, yaw: 0, weight: 1, lift: artLift(sofa.h, art.h), size: art },
     ],
@@ -491,21 +501,31 @@ function place(frame: { x: number; z: number; yaw: number }, slot: Slot, along: 
 function placeGroup(room: RoomModel, group: Group, frame: { x: number; z: number; yaw: number }, style: StyleDef, mirror: number): { placed: Placement[]; score: number } | null {
   const placed: Placement[] = [];
   let score = 0;
-  for (const slot of group.slots) {
-    if (style.omit.includes(slot.kind)) continue;
-    const sides = [slot.along * mirror, ...(slot.alternatives ?? []).map((a) => a * mirror)];
-    const options = sides.map((along) => place(frame, slot, along, style)).filter((p) => !violation(room, p, placed));
-    // Tall companions go to the far side, where they frame the group instead of hiding it.
-    if (FAR_SIDE.includes(slot.kind)) options.sort((a, b) => room.camera.toCamera([b.x, 0, b.z])[2] - room.camera.toCamera([a.x, 0, a.z])[2]);
-    const ok = options.find((p) => !hidesAnchor(room, p, placed, group.anchor) && !standsForward(room, p, placed, group.anchor)) ?? null;
+  for (const wanted of group.slots) {
+    if (style.omit.includes(wanted.kind)) continue;
+    let slot = wanted;
+    let ok = placeSlot(room, group, slot, frame, style, mirror, placed);
+    while (!ok && slot.fallback) {
+      slot = slot.fallback;
+      ok = placeSlot(room, group, slot, frame, style, mirror, placed);
+    }
     if (!ok) {
-      if (slot.kind === group.anchor) return null;
+      if (wanted.kind === group.anchor) return null;
       continue;
     }
     placed.push(ok);
     score += slot.weight;
   }
   return { placed, score };
+}
+
+/** The slot's piece at the first of its positions that breaks no rule and neither hides nor crowds the anchor; null if none. */
+function placeSlot(room: RoomModel, group: Group, slot: Slot, frame: { x: number; z: number; yaw: number }, style: StyleDef, mirror: number, placed: Placement[]): Placement | null {
+  const sides = [slot.along * mirror, ...(slot.alternatives ?? []).map((a) => a * mirror)];
+  const options = sides.map((along) => place(frame, slot, along, style)).filter((p) => !violation(room, p, placed));
+  // Tall companions go to the far side, where they frame the group instead of hiding it.
+  if (FAR_SIDE.includes(slot.kind)) options.sort((a, b) => room.camera.toCamera([b.x, 0, b.z])[2] - room.camera.toCamera([a.x, 0, a.z])[2]);
+  return options.find((p) => !hidesAnchor(room, p, placed, group.anchor) && !standsForward(room, p, placed, group.anchor)) ?? null;
 }
 
 /** The layout of one staging: the best of layoutVariations. */

@@ -32,6 +32,11 @@ export interface RoomRadiance {
   gain: number;
 }
 
+/** Where the room's radiance is measured: a point in the middle of the floor, 0.7 m up, where the furniture groups stand. */
+export function radianceCentre(box: RoomBox): Vec3 {
+  return [(box.left + box.right) / 2, 0.7, Math.max(1.2, box.back * 0.6)];
+}
+
 export const ENV_W = 64;
 export const ENV_H = 32;
 

@@ -1,5 +1,5 @@
 import { SRGB_TO_LINEAR } from './image.ts';
-import { fbm3, noise3 } from './prng.ts';
+import { fbm3, hash3, noise3 } from './prng.ts';
 import { clamp, smoothstep, type Vec3 } from './vec.ts';
 
 export type MaterialKind =
@@ -67,15 +67,9 @@ export function prepare(m: Material): PreparedMaterial {
 export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3): void {
   const { m, c1, c2 } = pm;
   switch (m.kind) {
-    case 'wood': {
-      // Grain runs along local X; rings are distorted by low-frequency noise.
-      const warp = fbm3(x * 0.6, y * 6, z * 6, seed, 2) * 7;
-      const ring = Math.abs(Math.sin((y * 38 + z * 38 + warp) * 1.0 + x * 0.4));
-      const streak = noise3(x * 1.2, y * 90, z * 90, seed + 7);
-      const t = clamp(0.55 * smoothstep(0.55, 1, ring) + 0.45 * streak - 0.1, 0, 1);
-      mix3(c1, c2, t, out);
+    case 'wood':
+      woodGrain(pm, x, y, z, seed, out);
       return;
-    }
     case 'marble': {
       const v = Math.abs(Math.sin((x * 3.2 + z * 2.1 + y) * 2.2 + fbm3(x * 2.5, y * 2.5, z * 2.5, seed, 4) * 9));
       const vein = Math.pow(1 - v, 10) * 0.9 + Math.pow(1 - Math.abs(Math.sin(x * 9 + z * 5 + fbm3(x * 6, y * 6, z * 6, seed + 3, 3) * 6)), 30) * 0.5;
@@ -84,9 +78,13 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
     }
     case 'fabric':
     case 'linen': {
+      // Woven cloth: a broad mottle, slubs along the weft (local X, along a sofa's length), and
+      // yarns of slightly different shade a few millimetres apart, which a photo shows as grain.
       const mottle = fbm3(x * 6, y * 6, z * 6, seed, 2) - 0.5;
-      const fine = noise3(x * 140, y * 140, z * 140, seed + 1) - 0.5;
-      const k = 1 + mottle * 0.16 + fine * (m.kind === 'linen' ? 0.14 : 0.08);
+      const slub = noise3(x * 30, y * 260, z * 260, seed + 3) - 0.5;
+      const yarn = noise3(x * 400, y * 400, z * 400, seed + 1) - 0.5;
+      const linen = m.kind === 'linen';
+      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12);
       out[0] = c1[0] * k;
       out[1] = c1[1] * k;
       out[2] = c1[2] * k;
@@ -101,11 +99,9 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       out[2] = c1[2] * k;
       return;
     }
-    case 'leaf': {
-      const v = noise3(x * 18, y * 18, z * 18, seed) * 0.6 + noise3(x * 4, y * 4, z * 4, seed + 5) * 0.4;
-      mix3(c1, c2, clamp(v, 0, 1), out);
+    case 'leaf':
+      leafColour(pm, x, y, z, seed, out);
       return;
-    }
     case 'rug':
       rugPattern(pm, x, z, seed, out);
       return;
@@ -119,6 +115,75 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       out[2] = c1[2] * k;
     }
   }
+}
+
+/** Width of the boards a top or panel is glued from, in metres. */
+const BOARD = 0.14;
+
+/**
+ * Wood that does not repeat: a piece is glued from boards side by side across local Z (a top's
+ * planks run along its length, local X), each sawn from its own log: a pith axis 15 to 75 cm away
+ * and leaning a little, so its growth rings meet a flat face as arches, with its own ring spacing
+ * and tone. The ring radius is warped by fractal noise; fibres and pores are streaks along X.
+ */
+function woodGrain(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3): void {
+  const { c1, c2 } = pm;
+  const board = Math.floor(z / BOARD);
+  const h1 = hash3(board, 0, 1, seed);
+  const h2 = hash3(board, 0, 2, seed);
+  const h3 = hash3(board, 0, 3, seed);
+  const h4 = hash3(board, 0, 4, seed);
+  const tilt = (h2 - 0.5) * 0.16;
+  const py = -0.15 - 0.6 * h1 + x * tilt;
+  const pz = (board + 0.5) * BOARD + (h3 - 0.5) * 0.3 + x * tilt * 0.4;
+  const warp = (fbm3(x * 1.3, y * 6, z * 6, seed + board * 97, 3) - 0.5) * 0.05;
+  const r = Math.hypot(y - py, z - pz) + warp;
+  // 25 to 50 rings a metre: the figure a photo resolves on a table, not each sub-millimetre ring.
+  const phase = r * (25 + 25 * h4);
+  const f = phase - Math.floor(phase);
+  const latewood = smoothstep(0.35, 0.8, f) * (1 - smoothstep(0.86, 1, f));
+  const contrast = 0.55 + 0.45 * fbm3(x * 2.3, y * 2.3, z * 2.3 + board * 5, seed + 31, 2);
+  const fibre = noise3(x * 9, y * 320, z * 320, seed + 7) - 0.5;
+  const pore = smoothstep(0.72, 0.9, noise3(x * 70, y * 1100, z * 1100, seed + 11));
+  const t = clamp(latewood * contrast + fibre * 0.3 + pore * 0.25 + (h1 - 0.5) * 0.15, 0, 1);
+  mix3(c1, c2, t, out);
+  // Boards of one top differ a little in tone, as matched planks do.
+  const k = 0.95 + 0.1 * h3;
+  out[0] *= k;
+  out[1] *= k;
+  out[2] *= k;
+}
+
+/**
+ * A leaf's third texture coordinate: its number, and how far out of the crown it is (0 deep
+ * inside, 1 at the outside), packed so that interpolation across its triangles cannot change
+ * the number.
+ */
+export function leafId(index: number, outer: number): number {
+  return index + 0.25 + 0.5 * clamp(outer, 0, 1);
+}
+
+/**
+ * A leaf in its own frame (furniture.ts `leaf`: x along the blade 0..1, y across it -1..1, z its
+ * leafId): each leaf its own tone and shade, darker deep in the crown where the others shade it,
+ * a paler midrib and side veins, a darker margin. Shapes sampled by position instead (the
+ * centrepiece's ellipsoids) come out as a plain margin.
+ */
+function leafColour(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3): void {
+  const { c1, c2 } = pm;
+  const id = Math.floor(z);
+  const outer = clamp((z - id - 0.25) / 0.5, 0, 1);
+  const tone = hash3(id, 0, 1, seed);
+  const across = Math.min(1, Math.abs(y));
+  const rib = 1 - smoothstep(0.06, 0.2, across);
+  const vein = smoothstep(0.82, 0.97, Math.abs(Math.sin((x * 7 - across * 1.6) * Math.PI))) * (1 - across) * 0.5;
+  const mottle = noise3(x * 6, y * 3, id, seed + 5) - 0.5;
+  const t = clamp(0.15 + 0.55 * tone + 0.6 * rib + 0.25 * vein + 0.2 * mottle + 0.15 * x, 0, 1);
+  mix3(c1, c2, t, out);
+  const k = (0.72 + 0.5 * hash3(id, 0, 2, seed)) * (0.55 + 0.45 * outer) * (1 - 0.18 * smoothstep(0.7, 1, across));
+  out[0] *= k;
+  out[1] *= k;
+  out[2] *= k;
 }
 
 /**
@@ -164,10 +229,26 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
   return true;
 }
 
-/** Rug patterns in rug-local metres (origin at the centre); `pattern` picks the style. */
-function rugPattern(pm: PreparedMaterial, x: number, z: number, seed: number, out: Vec3): void {
+/**
+ * Pile at the scales a listing photo shows: single tufts (a few millimetres, seen as grain),
+ * tuft clusters (about 2 cm) and the pile's lay (a broad sheen a hand brushing it would leave).
+ */
+function pile(x: number, z: number, seed: number): number {
+  return 1 + (noise3(x * 300, 0, z * 300, seed) - 0.5) * 0.22 + (noise3(x * 45, 0, z * 45, seed + 2) - 0.5) * 0.1 + (fbm3(x * 3, 0, z * 3, seed + 1, 2) - 0.5) * 0.1;
+}
+
+/** Dyed wool reads less saturated than its dye: the fibres' sheen and the light scattered between them. */
+const RUG_SATURATION = 0.75;
+
+/**
+ * Rug patterns in rug-local metres (origin at the centre); `pattern` picks the style. The
+ * pattern is woven, not printed: its lines wander a few millimetres along the rug, and each
+ * boundary frays on the scale of a knot, so the colours bleed into each other there.
+ */
+function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, out: Vec3): void {
   const { m, c1, c2, c3 } = pm;
-  const pile = 1 + (noise3(x * 60, 0, z * 60, seed) - 0.5) * 0.08 + (fbm3(x * 3, 0, z * 3, seed + 1, 2) - 0.5) * 0.1;
+  const x = px + (noise3(px * 2, 0, pz * 2, seed + 21) - 0.5) * 0.01 + (noise3(px * 250, 0, pz * 250, seed + 23) - 0.5) * 0.007;
+  const z = pz + (noise3(px * 2, 0, pz * 2, seed + 22) - 0.5) * 0.01 + (noise3(px * 250, 0, pz * 250, seed + 24) - 0.5) * 0.007;
   const ax = Math.abs(x);
   const az = Math.abs(z);
   let t = 0;
@@ -231,9 +312,13 @@ function rugPattern(pm: PreparedMaterial, x: number, z: number, seed: number, ou
   }
   mix3(c1, c2, clamp(t, 0, 1), out);
   if (u > 0) mix3(out, c3, clamp(u, 0, 1), out);
-  out[0] *= pile;
-  out[1] *= pile;
-  out[2] *= pile;
+  const lum = 0.2126 * out[0] + 0.7152 * out[1] + 0.0722 * out[2];
+  // The pile rolls over at the rug's edge and its binding is in shade: a thin darker rim.
+  const [hx, hz] = m.half ?? [Infinity, Infinity];
+  const k = pile(px, pz, seed) * (0.75 + 0.25 * smoothstep(0, 0.025, Math.min(hx - Math.abs(px), hz - Math.abs(pz))));
+  out[0] = (lum + (out[0] - lum) * RUG_SATURATION) * k;
+  out[1] = (lum + (out[1] - lum) * RUG_SATURATION) * k;
+  out[2] = (lum + (out[2] - lum) * RUG_SATURATION) * k;
 }
 
 /** Wall art: framed canvases whose picture depends on the style. x, y in canvas metres. */

@@ -15,6 +15,8 @@ export class MeshBuilder {
   private tx = 0;
   private tz = 0;
   private ty = 0;
+  /** While a turned part taller than it is wide is built: its texture X is the vertical, so wood grain runs up a leg. */
+  private upright = false;
 
   /** Places what follows: yaw about Y, then translation (ty lifts wall art to its hanging height). */
   setTransform(x: number, z: number, yaw: number, ty = 0): void {
@@ -29,17 +31,20 @@ export class MeshBuilder {
     return this.materials.length;
   }
 
-  private vertex(p: Vec3, n: Vec3): void {
+  private vertex(p: Vec3, n: Vec3, texture?: Vec3): void {
     const { cos, sin } = this;
     this.positions.push(cos * p[0] + sin * p[2] + this.tx, p[1] + this.ty, -sin * p[0] + cos * p[2] + this.tz);
     this.normals.push(cos * n[0] + sin * n[2], n[1], -sin * n[0] + cos * n[2]);
-    this.locals.push(p[0], p[1], p[2]);
+    if (texture) this.locals.push(texture[0], texture[1], texture[2]);
+    else if (this.upright) this.locals.push(p[1], p[0], p[2]);
+    else this.locals.push(p[0], p[1], p[2]);
   }
 
-  triangle(a: Vec3, b: Vec3, c: Vec3, na: Vec3, nb: Vec3, nc: Vec3, material: number): void {
-    this.vertex(a, na);
-    this.vertex(b, nb);
-    this.vertex(c, nc);
+  /** `texture` replaces the piece-local coordinates the material is sampled at (a leaf's own frame). */
+  triangle(a: Vec3, b: Vec3, c: Vec3, na: Vec3, nb: Vec3, nc: Vec3, material: number, texture?: readonly [Vec3, Vec3, Vec3]): void {
+    this.vertex(a, na, texture?.[0]);
+    this.vertex(b, nb, texture?.[1]);
+    this.vertex(c, nc, texture?.[2]);
     this.materials.push(material);
   }
 
@@ -114,6 +119,13 @@ export class MeshBuilder {
    * (radius, height) from bottom to top. Caps close the ends when their radius is non-zero.
    */
   lathe(x: number, z: number, profile: Array<[number, number]>, segments: number, material: number, caps = true): void {
+    const ys = profile.map((p) => p[1]);
+    this.upright = Math.max(...ys) - Math.min(...ys) > 2 * Math.max(...profile.map((p) => p[0]));
+    this.turned(x, z, profile, segments, material, caps);
+    this.upright = false;
+  }
+
+  private turned(x: number, z: number, profile: Array<[number, number]>, segments: number, material: number, caps: boolean): void {
     const ring = (k: number) => {
       const t = (k / segments) * Math.PI * 2;
       return [Math.cos(t), Math.sin(t)] as const;

@@ -4,14 +4,14 @@ import type { Camera } from './camera.ts';
 import { cavityOcclusion } from './cavity.ts';
 import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
-import { evalSh, reflectedLight, type RoomRadiance } from './light.ts';
+import { evalSh, radianceCentre, reflectedLight, type RoomRadiance } from './light.ts';
 import { albedo, prepare, relief, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
 import { blurPlane } from './lines.ts';
 import { rasterize, type Fragment, type RenderLayer } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
-import { computeRoomShadows, openingLights, type ShadeGrid } from './shadows.ts';
+import { computeRoomShadows, openingLights, type LightSample, type RoomShadows } from './shadows.ts';
 import { leavesThrough, patchBrightness } from './sun.ts';
 import { ROLES, type Role, type StyleDef } from './styles.ts';
 import { normalize, smoothstep, type Vec3 } from './vec.ts';
@@ -105,6 +105,42 @@ export function buildScene(placements: Placement[], style: Style, def: StyleDef,
   return { mesh, materials, casts };
 }
 
+/**
+ * Radius (metres) of the furniture's own shadow edges: the windows are area lights a metre or
+ * two across, so their shadows on a piece soften over centimetres; the sun's hardly do.
+ */
+const DAYLIGHT_PENUMBRA = 0.05;
+const SUN_PENUMBRA = 0.012;
+
+/** Nearer than this (metres, squared) to a window's light sample, the sample counts as this far: a piece by the glass is lit, not blown out. */
+const NEAR_WINDOW = 0.5;
+const FALLOFF_RANGE: [number, number] = [0.55, 1.8];
+
+/**
+ * The daylight a point gets relative to the point the room's radiance was measured from
+ * (light.ts): the openings are area lights whose light falls off with distance, so the end of a
+ * sofa by the window is brighter than its far end, and a big surface is not lit evenly. 1
+ * everywhere when the photo shows no daylight opening.
+ */
+export function daylightFalloff(samples: LightSample[], box: RoomModel['box']): (x: number, y: number, z: number) => number {
+  const received = (x: number, y: number, z: number) => {
+    let e = 0;
+    for (const s of samples) {
+      const dx = x - s.p[0];
+      const dy = y - s.p[1];
+      const dz = z - s.p[2];
+      const r2 = dx * dx + dy * dy + dz * dz;
+      const cos = (dx * s.n[0] + dy * s.n[1] + dz * s.n[2]) / Math.sqrt(r2 || 1e-9);
+      if (cos > 0) e += (s.w * cos) / Math.max(r2, NEAR_WINDOW);
+    }
+    return e;
+  };
+  const c = radianceCentre(box);
+  const ref = received(c[0], c[1], c[2]);
+  if (!(ref > 0)) return () => 1;
+  return (x, y, z) => Math.min(FALLOFF_RANGE[1], Math.max(FALLOFF_RANGE[0], received(x, y, z) / ref));
+}
+
 /** A rotated grid of four offsets in a unit square: no two share a row or a column. */
 const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.25, 0.75]);
 
@@ -113,7 +149,7 @@ const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.2
  * under overhangs, the daylight part by the furniture's shadow map, a glossy reflection of the
  * room's environment weighted by Fresnel.
  */
-function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: ShadeGrid, shadowMap: ShadowMap, room: RoomModel, sun: SunShadow | null) {
+function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: RoomShadows, shadowMap: ShadowMap, room: RoomModel, sun: SunShadow | null) {
   const { floorLight, box } = room;
   const tex: Vec3 = [0, 0, 0];
   const sub: Vec3 = [0, 0, 0];
@@ -122,9 +158,11 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
   const env: Vec3 = [0, 0, 0];
   const refl: Vec3 = [0, 0, 0];
   const bump: Vec3 = [0, 0, 0];
+  const back: Vec3 = [0, 0, 0];
   const eye: Vec3 = [0, cam.p.eyeHeight, 0];
   const [lx, ly, lz] = light.key;
   const { radiance } = light;
+  const falloff = daylightFalloff(openingLights(box, room.openings), box);
   return (f: Fragment, out: Float32Array): void => {
     const pm = scene.materials[f.material];
     if (!pm) {
@@ -156,6 +194,12 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
         tex[1] += sub[1] / 4;
         tex[2] += sub[2] / 4;
       }
+      // A rug's cut side is its backing and the roots of the pile, darker than its face.
+      if (m.kind === 'rug' && Math.abs(f.ny) < 0.5) {
+        tex[0] *= 0.5;
+        tex[1] *= 0.5;
+        tex[2] *= 0.5;
+      }
     } else {
       albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex);
     }
@@ -178,14 +222,22 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
     }
     evalSh(radiance.ambient, nx, ny, nz, amb);
     evalSh(radiance.sun, nx, ny, nz, day);
+    // A rug's light is the photo's floor under it (onFloor below), which already falls off.
+    if (m.kind !== 'rug') {
+      const k = falloff(f.px, f.py, f.pz);
+      day[0] *= k;
+      day[1] *= k;
+      day[2] *= k;
+    }
     const ao = 0.5 + 0.5 * smoothstep(0, 0.4, f.py);
     // Smooth steps, not thresholds: on a bumped normal a threshold leaves a ragged line along rounded edges.
     const under = 1 - 0.45 * smoothstep(0.35, 0.65, -ny);
-    const floorShade = f.py < 0.05 ? floorShadow.at(f.px, f.pz) : 1;
+    // A rug shows the contact shadows around what stands on it; a foot or base is lit as the floor around it.
+    const floorShade = f.py < 0.05 ? (m.kind === 'rug' ? shadows.floor : shadows.pieces).at(f.px, f.pz) : 1;
     // Rugs take the floor's shadow grid; everything else the light's depth map.
     const ndl = nx * lx + ny * ly + nz * lz;
     const facingKey = smoothstep(-0.45, -0.25, ndl);
-    const keyVis = f.py < 0.05 ? 1 : facingKey > 0 ? facingKey * shadowMap.visibility(f.px, f.py, f.pz) : 0;
+    const keyVis = f.py < 0.05 ? 1 : facingKey > 0 ? facingKey * shadowMap.visibility(f.px, f.py, f.pz, nx, ny, nz) : 0;
     // A rug is lit as the photo's floor under it was: sun patches run on across it.
     const onFloor = m.kind === 'rug' && f.py < 0.05 && floorLight ? floorLight.at(f.px, f.pz) : 1;
     const occluded = ao * under * floorShade * onFloor;
@@ -197,11 +249,20 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
       const { dir, white, windows } = sun.light;
       const ns = nx * dir[0] + ny * dir[1] + nz * dir[2];
       if (ns > 0 && leavesThrough(box, windows, f.px, f.pz, dir, 0, f.py)) {
-        const k = ns * sun.map.visibility(f.px, f.py, f.pz);
+        const k = ns * sun.map.visibility(f.px, f.py, f.pz, nx, ny, nz);
         r += tex[0] * white[0] * k;
         g += tex[1] * white[1] * k;
         b += tex[2] * white[2] * k;
       }
+    }
+    if (m.kind === 'leaf') {
+      // A leaf is thin: light reaching its far side shines through it, yellower than it reflects,
+      // so leaves against the window glow instead of reading as cut-outs.
+      evalSh(radiance.sun, -nx, -ny, -nz, back);
+      const through = 0.35 * occluded;
+      r += tex[0] * back[0] * through * 1.1;
+      g += tex[1] * back[1] * through * 1.2;
+      b += tex[2] * back[2] * through * 0.6;
     }
     if (m.kind === 'velvet') {
       const sheen = 0.65 + 1.1 * (1 - ndv) ** 2.5;
@@ -216,9 +277,13 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, floorShadow: Sha
     const fres = (1 - ndv) ** 5;
     if (m.kind === 'metal') {
       const k = (0.55 + 0.45 * fres) * ao;
-      r = r * 0.25 + tex[0] * env[0] * k;
-      g = g * 0.25 + tex[1] * env[1] * k;
-      b = b * 0.25 + tex[2] * env[2] * k;
+      // A dark finish (matte black) is paint over the metal: it reflects the room as any
+      // coating does, so a black base shows its form instead of a flat silhouette. Matte paint
+      // is rough, which keeps its grazing reflection weak: thin black legs stay black.
+      const coat = (1 - smoothstep(0.01, 0.1, Math.max(tex[0], tex[1], tex[2]))) * (0.05 + 0.25 * fres) * ao;
+      r = r * 0.25 + env[0] * (tex[0] * k + coat);
+      g = g * 0.25 + env[1] * (tex[1] * k + coat);
+      b = b * 0.25 + env[2] * (tex[2] * k + coat);
     } else if (m.spec > 0) {
       const k = m.spec * (0.04 + 0.96 * fres) * ao;
       r += env[0] * k;
@@ -275,9 +340,9 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
   const patches = light.sun && room.floorLight ? { dir: light.sun.dir, light: room.floorLight } : null;
   const shadows = computeRoomShadows(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, patches);
   const floorShadow = shadows.floor;
-  const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key);
-  const sun = light.sun ? { light: light.sun, map: new ShadowMap(scene.mesh, scene.casts, light.sun.dir) } : null;
-  const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, floorShadow, shadowMap, room, sun));
+  const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key, DAYLIGHT_PENUMBRA);
+  const sun = light.sun ? { light: light.sun, map: new ShadowMap(scene.mesh, scene.casts, light.sun.dir, SUN_PENUMBRA) } : null;
+  const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, shadows, shadowMap, room, sun));
   const cavity = cavityOcclusion(layer, cam);
   for (let i = 0; i < cavity.length; i++) {
     const k = cavity[i]!;
@@ -318,21 +383,27 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
       if (f < 1) shadow[v * width + u] = f;
     }
   }
-  const reflection = room.floorGloss > 0.05 ? renderReflection(room, scene, light, cam, floorShadow, shadowMap, width, height) : null;
+  const reflection = room.floorGloss > 0.05 ? renderReflection(room, scene, light, cam, shadows, shadowMap, width, height) : null;
   return { layer, shadow, reflection };
 }
 
+/** How fast a reflection fades and blurs with the height of what it mirrors (metres): a glossy floor is not a mirror. */
+const REFLECTION_FADE = 0.4;
+const REFLECTION_SOFT = 0.3;
+
 /**
- * The furniture mirrored in the floor plane, rendered at half size, faded with the height of
- * the reflected point (glossy floors blur and lose what is far above them) and masked to the
- * floor. Its value is the change to the floor's reflection, scaled by the floor's gloss.
+ * The furniture mirrored in the floor plane, rendered at half size and masked to the floor. Its
+ * value is the change to the floor's reflection, scaled by the floor's gloss and by Fresnel (a
+ * floor mirrors more at a grazing view than below the camera); it fades and blurs with the
+ * height of the reflected point, sharp only where a piece meets the floor, so it reads as a
+ * reflection and not as a stain under dark bases.
  */
 function renderReflection(
   room: RoomModel,
   scene: Scene,
   light: Lighting,
   cam: Camera,
-  floorShadow: ShadeGrid,
+  shadows: RoomShadows,
   shadowMap: ShadowMap,
   width: number,
   height: number,
@@ -349,38 +420,46 @@ function renderReflection(
   // Rugs lie on the floor: they do not show in it.
   const materials = scene.mesh.materials.map((m, t) => (scene.casts[t] ? m : NO_MATERIAL));
   const mirrored: Mesh = { ...scene.mesh, positions, normals, materials };
-  const shade = makeShader(scene, light, cam, floorShadow, shadowMap, room, null);
-  const strength = 0.45 * room.floorGloss;
+  const shade = makeShader(scene, light, cam, shadows, shadowMap, room, null);
   const layer = rasterize(mirrored, half, w, h, (f, out) => {
     if (f.material === NO_MATERIAL) {
       out.fill(0);
       return;
     }
-    const depthBelow = -f.py;
-    f.py = depthBelow;
+    f.py = -f.py;
     f.ny = -f.ny;
     shade(f, out);
-    const k = strength * Math.exp(-depthBelow / 0.6);
-    for (let c = 0; c < 3; c++) out[c] = ((out[c] ?? 0) - (light.wall[c] ?? 0)) * k;
+    for (let c = 0; c < 3; c++) out[c] = (out[c] ?? 0) - (light.wall[c] ?? 0);
   });
   const { left, right, back } = room.box;
+  const eye = half.p.eyeHeight;
+  // Per pixel: the weight of the reflection there, and how soft it is (0 sharp, 1 soft).
+  const weight = new Float32Array(w * h);
+  const soft = new Float32Array(w * h);
   for (let v = 0; v < h; v++) {
     for (let u = 0; u < w; u++) {
+      const i = v * w + u;
       const p = half.floorPoint(u + 0.5, v + 0.5);
-      if (p && p[0] >= left && p[0] <= right && p[2] <= back) continue;
-      const i = (v * w + u) * 3;
-      layer.color[i] = 0;
-      layer.color[i + 1] = 0;
-      layer.color[i + 2] = 0;
+      const d = layer.depth[i]!;
+      if (!p || p[0] < left || p[0] > right || p[2] > back || !Number.isFinite(d)) continue;
+      const cos = eye / Math.hypot(p[0], eye, p[2]);
+      const above = -(eye + half.rayDir(u + 0.5, v + 0.5)[1] * d);
+      weight[i] = 0.45 * room.floorGloss * (0.25 + 0.75 * (1 - cos) ** 2) * Math.exp(-Math.max(0, above) / REFLECTION_FADE);
+      soft[i] = smoothstep(0, REFLECTION_SOFT, above);
     }
   }
-  const blurred = [0, 1, 2].map((c) => {
-    const plane = new Float32Array(w * h);
-    for (let i = 0; i < w * h; i++) plane[i] = layer.color[i * 3 + c] ?? 0;
-    return blurPlane({ width: w, height: h, data: plane }, 1.5).data;
-  });
+  const sharpSigma = 1;
+  const softSigma = Math.max(2, w / 120);
+  // Spread like the blur itself, so the soft reflection is not cut at the sharp one's outline.
+  const softness = blurPlane({ width: w, height: h, data: soft }, softSigma).data;
   const color = new Float32Array(w * h * 3);
-  for (let i = 0; i < w * h; i++) for (let c = 0; c < 3; c++) color[i * 3 + c] = blurred[c]![i] ?? 0;
+  for (let c = 0; c < 3; c++) {
+    const plane = new Float32Array(w * h);
+    for (let i = 0; i < w * h; i++) plane[i] = (layer.color[i * 3 + c] ?? 0) * weight[i]!;
+    const sharp = blurPlane({ width: w, height: h, data: plane }, sharpSigma).data;
+    const blurred = blurPlane({ width: w, height: h, data: plane }, softSigma).data;
+    for (let i = 0; i < w * h; i++) color[i * 3 + c] = sharp[i]! + (blurred[i]! - sharp[i]!) * Math.max(soft[i]!, softness[i]!);
+  }
   return { width: w, height: h, color };
 }
 

@@ -14,7 +14,13 @@ export class ShadowMap {
   private readonly texel: number;
   private readonly size: number;
 
-  constructor(mesh: Mesh, casts: Uint8Array, private readonly dir: Vec3, size = 768) {
+  constructor(
+    mesh: Mesh,
+    casts: Uint8Array,
+    private readonly dir: Vec3,
+    private readonly penumbra: number,
+    size = 768,
+  ) {
     this.u = normalize(cross([0, 1, 0], dir).map((c, i) => (Math.abs(dir[1]) > 0.99 ? [1, 0, 0][i]! : c)) as Vec3);
     this.v = cross(dir, this.u);
     this.size = size;
@@ -88,29 +94,43 @@ export class ShadowMap {
     }
   }
 
-  /** Fraction of the light reaching a point (0 shadowed .. 1 lit), over a 5x5 texel filter. */
-  visibility(x: number, y: number, z: number): number {
+  /**
+   * Fraction of the light reaching a point with normal n (0 shadowed .. 1 lit), over a disc of
+   * `penumbra` metres (radius; at least two texels) sampled at 16 points on a golden-angle
+   * spiral around the point's exact position: a window is an area light, and a filter snapped
+   * to whole texels left a stair-stepped, hard edge across a sofa's cushions. Each sample is
+   * compared with the depth of the point's own tangent plane there, so a wide filter does not
+   * shadow a surface the light meets at a slant.
+   */
+  visibility(x: number, y: number, z: number, nx: number, ny: number, nz: number): number {
     const p: Vec3 = [x, y, z];
     const fx = (this.dotU(p) - this.u0) / this.texel;
     const fy = (this.dotV(p) - this.v0) / this.texel;
     const d = this.dotD(p) + 0.012;
     const n = this.size;
+    const r = Math.max(2, this.penumbra / this.texel);
+    const { u, v, dir } = this;
+    const nd = nx * dir[0] + ny * dir[1] + nz * dir[2];
+    const k = (-r * this.texel) / (Math.sign(nd) || 1) / Math.max(0.25, Math.abs(nd));
+    const su = (nx * u[0] + ny * u[1] + nz * u[2]) * k;
+    const sv = (nx * v[0] + ny * v[1] + nz * v[2]) * k;
     let lit = 0;
-    let total = 0;
-    const cx = Math.floor(fx);
-    const cy = Math.floor(fy);
-    for (let dy = -2; dy <= 2; dy++) {
-      for (let dx = -2; dx <= 2; dx++) {
-        const xx = cx + dx;
-        const yy = cy + dy;
-        total++;
-        if (xx < 0 || yy < 0 || xx >= n || yy >= n) {
-          lit++;
-          continue;
-        }
-        if (this.depth[yy * n + xx]! <= d) lit++;
-      }
+    for (let i = 0; i < DISC.length; i += 2) {
+      const ox = DISC[i]!;
+      const oy = DISC[i + 1]!;
+      const xx = Math.round(fx + ox * r);
+      const yy = Math.round(fy + oy * r);
+      if (xx < 0 || yy < 0 || xx >= n || yy >= n || this.depth[yy * n + xx]! <= d + Math.max(0, ox * su + oy * sv)) lit++;
     }
-    return lit / total;
+    return lit / (DISC.length / 2);
   }
 }
+
+/** 16 points evenly spread over the unit disc (a golden-angle spiral), as x, y pairs. */
+const DISC = Float32Array.from(
+  Array.from({ length: 16 }, (_, k) => {
+    const r = Math.sqrt((k + 0.5) / 16);
+    const a = k * 2.39996323;
+    return [r * Math.cos(a), r * Math.sin(a)];
+  }).flat(),
+);

@@ -42,8 +42,13 @@ export class ShadeGrid {
 }
 
 export interface RoomShadows {
-  /** Over the floor, by x and z; rugs and feet sample it too. */
+  /** Over the floor, by x and z, with the contact shadows around what touches it; rugs sample it too. */
   floor: ShadeGrid;
+  /**
+   * The same light without the contact shadows, and under a base the light just around it:
+   * what the furniture's own parts near the floor (feet, a pedestal's base) receive.
+   */
+  pieces: ShadeGrid;
   /** Per wall near the furniture, by position along the wall and height. */
   walls: Partial<Record<WallId, ShadeGrid>>;
 }
@@ -225,12 +230,22 @@ const AO_REACH = 1.6;
 const AO_DIRS = 16;
 /** Furniture closer than this to the floor touches it: the dark line along a base or under a foot. */
 const CONTACT_GAP = 0.03;
-const CONTACT_DARK = 0.55;
 /**
- * Right by a base or foot even the openings' light arrives only from above it, and a photo
- * shows a dark line where a piece meets the floor: the whole light there is cut by this much.
+ * Right by a base or foot the floor sees almost nothing of the room sideways and a photo shows a
+ * dark line where a piece meets the floor: the whole light there is cut by up to this much,
+ * fading with the distance from the piece over CONTACT_REACH (metres), whatever the cell size,
+ * so a thin leg gets as strong a contact as a plinth.
  */
-const CONTACT_LINE = 0.35;
+const CONTACT_DARK = 0.65;
+const CONTACT_REACH = 0.03;
+/**
+ * A body hanging low over the floor (a sofa's frame, a bed's rails) shuts the floor under and
+ * just in front of it off from the room more than the coarse occlusion shows: the floor under a
+ * clearance of c (below LOW_CLEARANCE) is darkened by up to LOW_DARK * (1 - c / LOW_CLEARANCE),
+ * spread a few centimetres past the body's edge.
+ */
+const LOW_CLEARANCE = 0.2;
+const LOW_DARK = 0.45;
 /** Occluded directions still see the furniture's own surfaces, which reflect part of the light back. */
 const FURNITURE_BOUNCE = 0.2;
 
@@ -410,8 +425,97 @@ function boxBlur(src: Float32Array, nx: number, nz: number, r: number): Float32A
   return a;
 }
 
-/** A tent filter over five cells: removes the sampling noise, keeps contact shadows a few centimetres wide. */
+/** A tent filter over five cells: removes the sampling noise of the occlusion and the shadow rays. */
 const smooth = (f: Float32Array, nu: number, nv: number) => boxBlur(boxBlur(f, nu, nv, 1), nu, nv, 1);
+
+/**
+ * The smoothing of `smooth` over the cells no piece touches only: the floor hidden under a base
+ * is as dark as the base's own occlusion makes it, and would spread a dark puddle around it.
+ * Touching cells keep their value.
+ */
+function smoothOutside(f: Float32Array, touch: Uint8Array, nu: number, nv: number): Float32Array {
+  const open = new Float32Array(nu * nv);
+  const weighted = new Float32Array(nu * nv);
+  for (let i = 0; i < nu * nv; i++) {
+    open[i] = touch[i] ? 0 : 1;
+    weighted[i] = touch[i] ? 0 : f[i]!;
+  }
+  const w = smooth(open, nu, nv);
+  const v = smooth(weighted, nu, nv);
+  const out = f.slice();
+  for (let i = 0; i < nu * nv; i++) if (!touch[i] && w[i]! > 1e-6) out[i] = v[i]! / w[i]!;
+  return out;
+}
+
+/**
+ * Touching cells take the mean of their filled neighbours, ring by ring from the outside in: a
+ * pedestal's base is lit like the floor around it, not like the floor it hides.
+ */
+function fillUnder(f: Float32Array, touch: Uint8Array, nu: number, nv: number): Float32Array {
+  const out = f.slice();
+  const filled = new Uint8Array(nu * nv);
+  for (let i = 0; i < nu * nv; i++) filled[i] = touch[i] ? 0 : 1;
+  const ring: number[] = [];
+  for (let pass = 0; pass < nu + nv; pass++) {
+    ring.length = 0;
+    for (let i = 0; i < nu * nv; i++) {
+      if (filled[i]) continue;
+      const u = i % nu;
+      let sum = 0;
+      let n = 0;
+      for (const j of [u > 0 ? i - 1 : -1, u < nu - 1 ? i + 1 : -1, i - nu, i + nu]) {
+        if (j < 0 || j >= nu * nv || !filled[j]) continue;
+        sum += out[j]!;
+        n++;
+      }
+      if (n) {
+        out[i] = sum / n;
+        ring.push(i);
+      }
+    }
+    if (!ring.length) break;
+    for (const i of ring) filled[i] = 1;
+  }
+  return out;
+}
+
+/**
+ * Distance in metres from each cell's centre to the nearest touching cell's edge (0 on one), by
+ * a two-pass chamfer over the grid: the contact shadow's falloff.
+ */
+function distanceTo(touch: Uint8Array, nu: number, nv: number, cell: number): Float32Array {
+  const d = new Float32Array(nu * nv);
+  for (let i = 0; i < nu * nv; i++) d[i] = touch[i] ? 0 : Infinity;
+  const diag = Math.SQRT2 * cell;
+  const relax = (i: number, j: number, step: number) => {
+    if (d[j]! + step < d[i]!) d[i] = d[j]! + step;
+  };
+  for (let v = 0; v < nv; v++) {
+    for (let u = 0; u < nu; u++) {
+      const i = v * nu + u;
+      if (u > 0) relax(i, i - 1, cell);
+      if (v > 0) {
+        relax(i, i - nu, cell);
+        if (u > 0) relax(i, i - nu - 1, diag);
+        if (u < nu - 1) relax(i, i - nu + 1, diag);
+      }
+    }
+  }
+  for (let v = nv - 1; v >= 0; v--) {
+    for (let u = nu - 1; u >= 0; u--) {
+      const i = v * nu + u;
+      if (u < nu - 1) relax(i, i + 1, cell);
+      if (v < nv - 1) {
+        relax(i, i + nu, cell);
+        if (u < nu - 1) relax(i, i + nu + 1, diag);
+        if (u > 0) relax(i, i + nu - 1, diag);
+      }
+    }
+  }
+  // From the touching cell's edge, not its centre.
+  for (let i = 0; i < nu * nv; i++) d[i] = touch[i] ? 0 : Math.max(0, d[i]! - 0.5 * cell);
+  return d;
+}
 
 /**
  * The factors on the floor around the furniture and on the walls next to it. `bounds` is the
@@ -457,10 +561,8 @@ export function computeRoomShadows(
   }
   const up: Vec3 = [0, 1, 0];
   const q: Vec3 = [0, 0, 0];
-  const touch = new Float32Array(nx * nz);
+  const touch = new Uint8Array(nx * nz);
   for (let i = 0; i < nx * nz; i++) touch[i] = occ.lo[i]! < CONTACT_GAP ? 1 : 0;
-  const contact = boxBlur(touch, nx, nz, 1);
-  const nearBase = boxBlur(touch, nx, nz, 2);
   const floor = new Float32Array(nx * nz).fill(1);
   for (let iz = 0; iz < nz; iz++) {
     for (let ix = 0; ix < nx; ix++) {
@@ -475,9 +577,18 @@ export function computeRoomShadows(
         floor[i] = sunCut;
         continue;
       }
-      const ambient = far ? 1 : floorAmbient(occ, q[0], q[2], steps, dirs, i) * (1 - CONTACT_DARK * contact[i]!);
-      floor[i] = receive(occ, lights, q, up, ambient, i) * (1 - CONTACT_LINE * nearBase[i]!) * sunCut;
+      const ambient = far ? 1 : floorAmbient(occ, q[0], q[2], steps, dirs, i);
+      floor[i] = receive(occ, lights, q, up, ambient, i) * sunCut;
     }
+  }
+  const pieces = fillUnder(smoothOutside(floor, touch, nx, nz), touch, nx, nz);
+  const near = distanceTo(touch, nx, nz, cell);
+  const low = new Float32Array(nx * nz);
+  for (let i = 0; i < nx * nz; i++) low[i] = Math.max(0, 1 - occ.lo[i]! / LOW_CLEARANCE);
+  const lowNear = smooth(low, nx, nz);
+  const withContact = new Float32Array(nx * nz);
+  for (let i = 0; i < nx * nz; i++) {
+    withContact[i] = pieces[i]! * (1 - CONTACT_DARK * Math.exp(-near[i]! / CONTACT_REACH)) * (1 - LOW_DARK * lowNear[i]!);
   }
   const walls: RoomShadows['walls'] = {};
   const wallCell = Math.max(0.03, cell);
@@ -503,5 +614,9 @@ export function computeRoomShadows(
     }
     walls[id] = new ShadeGrid(a0, 0, wallCell, nu, nv, smooth(factor, nu, nv));
   }
-  return { floor: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, smooth(floor, nx, nz)), walls };
+  return {
+    floor: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, withContact),
+    pieces: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, pieces),
+    walls,
+  };
 }
