@@ -7,8 +7,14 @@ import { leavesThrough } from './sun.ts';
 import { clamp } from './vec.ts';
 
 const CELL = 0.05;
-/** Blur radius in cells, twice over: wood grain and grout lines average out, a sun patch's edge stays. */
+/** Blur radius in cells, twice over, after the median: what is left of the floor's own pattern averages out. */
 const BLUR = 1;
+/**
+ * Median radius in cells (25 cm across): a grout line or a plank's dark joint covers less than
+ * half the window, so it goes, while a sun patch's edge stays where it is. A blur alone left
+ * the tiles' lines printed across every rug laid on them.
+ */
+const MEDIAN = 2;
 /** Nearer than this the photo's floor is at the frame's edge or behind the camera. */
 const NEAR = 0.3;
 const RANGE: [number, number] = [0.5, 5];
@@ -57,11 +63,32 @@ export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes
   const median = seen[seen.length >> 1]!;
   if (!(median > 1e-4)) return null;
   for (let i = 0; i < lum.length; i++) if (reflected[i]) lum[i] = median;
-  let ratio: Float32Array = lum;
+  let ratio = medianSeen(lum, nx, nz);
   for (let pass = 0; pass < 2; pass++) ratio = blurSeen(ratio, nx, nz);
   const factor = new Float32Array(nx * nz);
   for (let i = 0; i < factor.length; i++) factor[i] = Number.isNaN(ratio[i]!) ? 1 : clamp(ratio[i]! / median, RANGE[0], RANGE[1]);
   return new ShadeGrid(box.left, NEAR, CELL, nx, nz, factor);
+}
+
+/** Median over the cells the photo shows within MEDIAN cells (NaN elsewhere stays NaN). */
+function medianSeen(src: Float32Array, nx: number, nz: number): Float32Array {
+  const out = new Float32Array(src.length).fill(NaN);
+  const cells = new Float32Array((2 * MEDIAN + 1) ** 2);
+  for (let iz = 0; iz < nz; iz++) {
+    for (let ix = 0; ix < nx; ix++) {
+      if (Number.isNaN(src[iz * nx + ix]!)) continue;
+      let n = 0;
+      for (let z = Math.max(0, iz - MEDIAN); z <= Math.min(nz - 1, iz + MEDIAN); z++) {
+        for (let x = Math.max(0, ix - MEDIAN); x <= Math.min(nx - 1, ix + MEDIAN); x++) {
+          const v = src[z * nx + x]!;
+          if (!Number.isNaN(v)) cells[n++] = v;
+        }
+      }
+      const seen = cells.subarray(0, n).sort();
+      out[iz * nx + ix] = seen[n >> 1]!;
+    }
+  }
+  return out;
 }
 
 /** Box blur over the cells the photo shows (NaN elsewhere stays NaN). */

@@ -289,11 +289,13 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
       break;
     }
     case 2: {
-      // Modern: broad tonal bands with a thin contrasting line.
-      // Soft steps: a rug's woven lines are never pixel-sharp, and hard ones alias into stairs.
-      const band = Math.sin(x * 5.5 + Math.sin(z * 1.3) * 0.6);
-      t = 0.55 * smoothstep(0.5, 0.6, band);
-      u = 0.8 * (1 - smoothstep(0.03, 0.08, Math.abs(band)));
+      // Modern: a hand-tufted abstract, large soft shapes of the second colour on the first and
+      // a few of the third; no straight lines, which on a tiled floor read as its grout showing
+      // through. The yarn is heathered: neighbouring tufts differ a little in shade.
+      const shape = fbm3(x * 2 + 7, 0, z * 2, seed + 31, 3);
+      const accent = fbm3(x * 2.2, 0, z * 2.2 + 5, seed + 37, 2);
+      t = 0.6 * smoothstep(0.53, 0.545, shape) + (noise3(x * 90, 0, z * 90, seed + 33) - 0.5) * 0.18;
+      u = 0.45 * smoothstep(0.64, 0.655, accent);
       break;
     }
     case 3: {
