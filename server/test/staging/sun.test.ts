@@ -46,6 +46,23 @@ describe('the sun, from the patches it leaves on the floor', () => {
     expect(analyseRoom(renderSyntheticRoom(ROOM)).sun).toBeNull();
   });
 
+  it('is not claimed for daylight pooled before the window with no edge, though a sun there would explain it', () => {
+    const img = renderSyntheticRoom(ROOM);
+    const cam = syntheticCamera(ROOM);
+    for (let v = 0; v < img.height; v++) {
+      for (let u = 0; u < img.width; u++) {
+        const p = cam.floorPoint(u + 0.5, v + 0.5);
+        if (!p || p[0] < ROOM.left || p[0] > ROOM.right || p[2] > ROOM.back) continue;
+        // Where the sun patch would be, as bright, but fading over more than a metre at its sides.
+        let share = 0;
+        for (let i = -4; i <= 4; i++) for (let j = -4; j <= 4; j++) share += inSun(p[0] + i * 0.15, p[2] + j * 0.15) ? 1 / 81 : 0;
+        const k = 1 + 0.6 * share;
+        for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = Math.min(255, img.data[3 * (v * img.width + u) + c]! * k);
+      }
+    }
+    expect(analyseRoom(img).sun).toBeNull();
+  });
+
   it('leaves the sun patch dark behind a piece standing in it, and lit beside it', () => {
     // A floor light map of the sun patch alone: 2.5 times the light inside it.
     const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };

@@ -106,11 +106,13 @@ export function buildScene(placements: Placement[], style: Style, def: StyleDef,
 }
 
 /**
- * Radius (metres) of the furniture's own shadow edges: the windows are area lights a metre or
- * two across, so their shadows on a piece soften over centimetres; the sun's hardly do.
+ * The furniture's own shadow edges: the least radius (metres), and how much it grows per metre
+ * from receiver to blocker (ShadowMap's spread). The windows are area lights a metre or two
+ * across, seen from the room about 40 degrees wide, so their shadows soften over a hand's width
+ * under an arm; the sun's hardly do.
  */
-const DAYLIGHT_PENUMBRA = 0.05;
-const SUN_PENUMBRA = 0.012;
+const DAYLIGHT_PENUMBRA = { least: 0.02, spread: 0.35 };
+const SUN_PENUMBRA = { least: 0.012, spread: 0.02 };
 
 /** Nearer than this (metres, squared) to a window's light sample, the sample counts as this far: a piece by the glass is lit, not blown out. */
 const NEAR_WINDOW = 0.5;
@@ -340,8 +342,8 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
   const patches = light.sun && room.floorLight ? { dir: light.sun.dir, light: room.floorLight } : null;
   const shadows = computeRoomShadows(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, patches);
   const floorShadow = shadows.floor;
-  const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key, DAYLIGHT_PENUMBRA);
-  const sun = light.sun ? { light: light.sun, map: new ShadowMap(scene.mesh, scene.casts, light.sun.dir, SUN_PENUMBRA) } : null;
+  const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key, DAYLIGHT_PENUMBRA.least, DAYLIGHT_PENUMBRA.spread);
+  const sun = light.sun ? { light: light.sun, map: new ShadowMap(scene.mesh, scene.casts, light.sun.dir, SUN_PENUMBRA.least, SUN_PENUMBRA.spread) } : null;
   const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, shadows, shadowMap, room, sun));
   const cavity = cavityOcclusion(layer, cam);
   for (let i = 0; i < cavity.length; i++) {

@@ -19,6 +19,11 @@ export class ShadowMap {
     casts: Uint8Array,
     private readonly dir: Vec3,
     private readonly penumbra: number,
+    /**
+     * Penumbra radius per metre between a receiver and what shadows it (the light's apparent
+     * size: a window seen from the room is wide, the sun is not); 0 keeps `penumbra` everywhere.
+     */
+    private readonly spread = 0,
     size = 768,
   ) {
     this.u = normalize(cross([0, 1, 0], dir).map((c, i) => (Math.abs(dir[1]) > 0.99 ? [1, 0, 0][i]! : c)) as Vec3);
@@ -95,36 +100,70 @@ export class ShadowMap {
   }
 
   /**
-   * Fraction of the light reaching a point with normal n (0 shadowed .. 1 lit), over a disc of
-   * `penumbra` metres (radius; at least two texels) sampled at 16 points on a golden-angle
-   * spiral around the point's exact position: a window is an area light, and a filter snapped
-   * to whole texels left a stair-stepped, hard edge across a sofa's cushions. Each sample is
-   * compared with the depth of the point's own tangent plane there, so a wide filter does not
-   * shadow a surface the light meets at a slant.
+   * Fraction of the light reaching a point with normal n (0 shadowed .. 1 lit), over a disc
+   * sampled at 16 points on a golden-angle spiral around the point's exact position: a filter
+   * snapped to whole texels left a stair-stepped, hard edge across a sofa's cushions. The disc is
+   * `penumbra` metres across (radius; at least two texels), or, with a `spread`, as wide as the
+   * light's size makes the penumbra at the mean distance of the blockers found around the point
+   * (percentage-closer soft shadows): a cushion's shadow on its seat is crisp where they touch and
+   * a window's light fades over a hand's width under an arm. Each sample is compared with the
+   * depth of the point's own tangent plane there, so a wide filter does not shadow a surface the
+   * light meets at a slant.
    */
   visibility(x: number, y: number, z: number, nx: number, ny: number, nz: number): number {
     const p: Vec3 = [x, y, z];
     const fx = (this.dotU(p) - this.u0) / this.texel;
     const fy = (this.dotV(p) - this.v0) / this.texel;
     const d = this.dotD(p) + 0.012;
-    const n = this.size;
-    const r = Math.max(2, this.penumbra / this.texel);
     const { u, v, dir } = this;
     const nd = nx * dir[0] + ny * dir[1] + nz * dir[2];
-    const k = (-r * this.texel) / (Math.sign(nd) || 1) / Math.max(0.25, Math.abs(nd));
+    // Depth of the tangent plane per texel of offset along u and v.
+    const k = -this.texel / (Math.sign(nd) || 1) / Math.max(0.25, Math.abs(nd));
     const su = (nx * u[0] + ny * u[1] + nz * u[2]) * k;
     const sv = (nx * v[0] + ny * v[1] + nz * v[2]) * k;
+    let radius = this.penumbra;
+    if (this.spread > 0) {
+      const blockers = this.blockerDistance(fx, fy, d, su, sv, MAX_PENUMBRA / this.texel);
+      if (blockers === null) return 1;
+      radius = Math.min(MAX_PENUMBRA, Math.max(this.penumbra, this.spread * blockers));
+    }
+    const r = Math.max(2, radius / this.texel);
     let lit = 0;
     for (let i = 0; i < DISC.length; i += 2) {
-      const ox = DISC[i]!;
-      const oy = DISC[i + 1]!;
-      const xx = Math.round(fx + ox * r);
-      const yy = Math.round(fy + oy * r);
-      if (xx < 0 || yy < 0 || xx >= n || yy >= n || this.depth[yy * n + xx]! <= d + Math.max(0, ox * su + oy * sv)) lit++;
+      const ox = DISC[i]! * r;
+      const oy = DISC[i + 1]! * r;
+      if (!this.blocks(fx + ox, fy + oy, d + Math.max(0, ox * su + oy * sv))) lit++;
     }
     return lit / (DISC.length / 2);
   }
+
+  /** Whether the map holds something nearer the light than `depth` at texel (x, y). */
+  private blocks(x: number, y: number, depth: number): boolean {
+    const n = this.size;
+    const xx = Math.round(x);
+    const yy = Math.round(y);
+    return xx >= 0 && yy >= 0 && xx < n && yy < n && this.depth[yy * n + xx]! > depth;
+  }
+
+  /** Mean distance along the light from the receiver to what blocks it within r texels; null when nothing does. */
+  private blockerDistance(fx: number, fy: number, d: number, su: number, sv: number, r: number): number | null {
+    const n = this.size;
+    let sum = 0;
+    let count = 0;
+    for (let i = 0; i < DISC.length; i += 2) {
+      const ox = DISC[i]! * r;
+      const oy = DISC[i + 1]! * r;
+      const plane = d + Math.max(0, ox * su + oy * sv);
+      if (!this.blocks(fx + ox, fy + oy, plane)) continue;
+      sum += this.depth[Math.round(fy + oy) * n + Math.round(fx + ox)]! - plane;
+      count++;
+    }
+    return count ? sum / count : null;
+  }
 }
+
+/** The widest penumbra a shadow gets (radius, metres): the search for blockers reaches as far. */
+const MAX_PENUMBRA = 0.25;
 
 /** 16 points evenly spread over the unit disc (a golden-angle spiral), as x, y pairs. */
 const DISC = Float32Array.from(

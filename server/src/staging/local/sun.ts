@@ -8,6 +8,12 @@ export const SUNLIT = 1.35;
 const EVEN = 1.1;
 /** Fewest sunlit cells (of 5 cm) that make a patch worth explaining: a tenth of a square metre. */
 const MIN_CELLS = 40;
+/**
+ * A sun patch's edge is sharp: across it (two cells, 10 cm, either side) the light drops by this
+ * much. Daylight pooled before a window is bright there too, but fades gradually; explaining it
+ * by a sun put hard shadows across furniture in an overcast room.
+ */
+const EDGE_CONTRAST = 1.25;
 /** The best direction must send this many more of the sunlit cells than of the others through an opening. */
 const MIN_SCORE = 0.45;
 const DEGREE = Math.PI / 180;
@@ -39,6 +45,7 @@ export function estimateSun(box: RoomBox, openings: Opening[], floorLight: Shade
     }
   }
   if (lit.length / 2 < MIN_CELLS || even.length / 2 < MIN_CELLS) return null;
+  if (edgeContrast(floorLight) < EDGE_CONTRAST) return null;
   // Every few cells of a large set are enough to score a direction, at a fraction of the cost.
   const share = (cells: number[], d: Vec3) => {
     const stride = 2 * Math.max(1, Math.floor(cells.length / 2 / SAMPLED));
@@ -59,6 +66,38 @@ export function estimateSun(box: RoomBox, openings: Opening[], floorLight: Shade
   for (let de = -COARSE; de <= COARSE; de += FINE) for (let da = -COARSE; da <= COARSE; da += FINE) tryAt(clamp(el0 + de, MIN_ELEVATION, MAX_ELEVATION), az0 + da);
   if (best.score < MIN_SCORE) return null;
   return [Math.cos(best.el) * Math.sin(best.az), Math.sin(best.el), Math.cos(best.el) * Math.cos(best.az)];
+}
+
+/**
+ * How sharply the sunlit cells end: the mean light of those within two cells of the floor that
+ * is not sunlit, over the mean of that floor within two cells of them.
+ */
+function edgeContrast({ nu, nv, factor }: ShadeGrid): number {
+  const seen = (u: number, v: number) => u >= 0 && v >= 0 && u < nu && v < nv && factor[v * nu + u]! !== 1;
+  let inside = 0;
+  let nIn = 0;
+  let outside = 0;
+  let nOut = 0;
+  for (let iv = 0; iv < nv; iv++) {
+    for (let iu = 0; iu < nu; iu++) {
+      const f = factor[iv * nu + iu]!;
+      if (f === 1) continue;
+      const lit = f > SUNLIT;
+      let across = false;
+      for (let dv = -2; dv <= 2 && !across; dv++) {
+        for (let du = -2; du <= 2 && !across; du++) across = seen(iu + du, iv + dv) && factor[(iv + dv) * nu + iu + du]! > SUNLIT !== lit;
+      }
+      if (!across) continue;
+      if (lit) {
+        inside += f;
+        nIn++;
+      } else {
+        outside += f;
+        nOut++;
+      }
+    }
+  }
+  return nIn && nOut ? inside / nIn / (outside / nOut) : 0;
 }
 
 /**
