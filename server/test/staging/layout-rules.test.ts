@@ -67,6 +67,31 @@ describe("a stager's layout on the fixture photos", () => {
     expect(apart / pairs).toBeGreaterThan(0.85);
   });
 
+  it("closes the group on the camera's side instead of leaving the foreground empty: an armchair nearer than the coffee table, turned to it", () => {
+    const cam = (room: RoomModel, p: Placement) => room.camera.toCamera([p.x, 0, p.z])[2];
+    for (const name of ['rooms/empty-open-plan-living-dining.jpg', 'generative/empty-room-pruna-before.jpg']) {
+      const room = rooms.get(name)!;
+      for (const style of STYLES) {
+        const placed = layoutRoom(room, 'living_room', STYLE_DEFS[style]);
+        const table = placed.find((p) => p.kind === 'coffeeTable')!;
+        const chair = placed.find((p) => p.foreground);
+        // A minimalist room has no armchairs at all: it stays sparse on purpose.
+        if (STYLE_DEFS[style].omit.includes('armchair')) {
+          expect(chair).toBeUndefined();
+          continue;
+        }
+        expect(chair, `${name} ${style}`).toMatchObject({ kind: 'armchair' });
+        expect(cam(room, chair!)).toBeLessThan(cam(room, table) - 0.6);
+        const [fx, fz] = facing(chair!);
+        const toTable = Math.atan2(table.x - chair!.x, table.z - chair!.z);
+        expect(Math.abs(Math.atan2(Math.sin(toTable - chair!.yaw), Math.cos(toTable - chair!.yaw))), `${name} ${style}`).toBeLessThan(0.05);
+        expect(Math.hypot(fx, fz)).toBeCloseTo(1);
+      }
+    }
+    // Other room types keep their own groups.
+    for (const room of rooms.values()) expect(layoutRoom(room, 'bedroom', STYLE_DEFS.modern).some((p) => p.foreground)).toBe(false);
+  });
+
   it('keeps the dark doorway of the portrait living room clear, and gives every living-room layout its coffee table', () => {
     const portrait = rooms.get('rooms/empty-living-portrait.jpg')!;
     // The corridor opening between the pillars on the right, about 2.4-3.4 m from the camera.

@@ -16,6 +16,11 @@ export interface Placement {
   size: Size;
   /** Height of the piece's origin above the floor (wall art). */
   lift: number;
+  /**
+   * Stands between the group and the camera on purpose (withForegroundChair): nearer than other
+   * pieces may, and it may be cut by the frame's bottom edge.
+   */
+  foreground?: boolean;
 }
 
 type Pt = [number, number];
@@ -209,9 +214,16 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   if (!box) return 'behind camera';
   const sideMargin = p.kind === 'rug' ? -0.05 * W : 0.02 * W;
   if (box.u0 < sideMargin || box.u1 > W - sideMargin || box.v0 < 0.01 * H) return 'out of frame';
-  if (box.v1 > (p.kind === 'rug' ? 1 : 0.985) * H) return 'out of frame';
-  if (p.kind !== 'rug' && !raised) {
-    // The camera's foreground stays empty; big pieces keep further back.
+  // A chair in the foreground may be cut by the frame's bottom edge, as a photographer leaves it; its seat stays in.
+  if (p.foreground ? box.v0 > 0.8 * H || box.v1 > 1.03 * H : box.v1 > (p.kind === 'rug' ? 1 : 0.985) * H) return 'out of frame';
+  if (p.foreground) {
+    // Much nearer than the sofa, it towers over the group it belongs to.
+    const sofa = placed.find((q) => q.kind === 'sofa');
+    const sofaBox = sofa && imageBox(room, sofa);
+    if (!sofaBox || box.v1 - box.v0 > 1.5 * (sofaBox.v1 - sofaBox.v0)) return 'camera foreground';
+  }
+  if (p.kind !== 'rug' && !raised && !p.foreground) {
+    // Nothing stands right before the camera but a chair put there on purpose; big pieces keep further back.
     const depth = room.camera.toCamera([p.x, 0, p.z])[2];
     if (depth < (p.size.w > 1.5 ? 2.4 : 1.8)) return 'camera foreground';
   }
@@ -229,7 +241,8 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
       const ih = Math.min(part.v1, ob.v1) - Math.max(part.v0, ob.v0);
       if (iw > 0 && ih > 0) hidden += iw * ih;
     }
-    if (hidden / area > 0.08) return `hides ${o.kind}`;
+    // A doorway into an unlit hall is no view: a low piece may stand before part of it, its walkway clear.
+    if (hidden / area > (o.passage && p.size.h + p.lift < 1.2 ? 0.25 : 0.08)) return `hides ${o.kind}`;
   }
   for (const wall of onCounter(p) ? [] : room.walls) {
     for (const [x, z] of fp) {
@@ -444,7 +457,7 @@ function groupFor(roomType: RoomType, style: StyleDef, ceiling: number, arrangem
 }
 
 /** Whether a companion piece, standing nearer the camera, would cover much of the group's main piece. */
-function hidesAnchor(room: RoomModel, p: Placement, placed: Placement[], anchor: PieceKind): boolean {
+function hidesAnchor(room: RoomModel, p: Placement, placed: Placement[], anchor: PieceKind, limit = 0.3): boolean {
   if (['rug', 'art', 'pendant', 'chair', 'officeChair', anchor].includes(p.kind)) return false;
   const main = placed.find((q) => q.kind === anchor);
   if (!main) return false;
@@ -454,7 +467,7 @@ function hidesAnchor(room: RoomModel, p: Placement, placed: Placement[], anchor:
   if (room.camera.toCamera([p.x, 0, p.z])[2] >= room.camera.toCamera([main.x, 0, main.z])[2]) return false;
   const iw = Math.min(a.u1, b.u1) - Math.max(a.u0, b.u0);
   const ih = Math.min(a.v1, b.v1) - Math.max(a.v0, b.v0);
-  return iw > 0 && ih > 0 && (iw * ih) / Math.max(1, (b.u1 - b.u0) * (b.v1 - b.v0)) > 0.3;
+  return iw > 0 && ih > 0 && (iw * ih) / Math.max(1, (b.u1 - b.u0) * (b.v1 - b.v0)) > limit;
 }
 
 /** Height of a pendant shade's rim above the floor (over a dining table). */
@@ -580,9 +593,50 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
       near.find((c) => apart(c, 'main')) ??
       near.find((c) => apart(c, 'companions')) ??
       candidates.reduce((best, c) => (least(c) > least(best) + 1e-9 ? c : best));
-    chosen.push(pick.placed);
+    chosen.push(roomType === 'living_room' ? withForegroundChair(room, pick.placed, style) : pick.placed);
   }
   return chosen;
+}
+
+/** How far a chair that closes the group stands from the middle of its table, ideally (metres). */
+const CLOSING_DISTANCE = 1.45;
+
+/**
+ * A stager does not leave the photo's foreground empty: when nothing of the living room's group
+ * stands between its coffee table and the camera, an armchair goes there, turned to the table,
+ * on the floor nearest the ideal distance from it and otherwise as near the camera as every rule
+ * allows (in frame, clear of openings and of the other pieces, hiding neither sofa nor table).
+ */
+export function withForegroundChair(room: RoomModel, placed: Placement[], style: StyleDef): Placement[] {
+  const table = placed.find((p) => p.kind === 'coffeeTable') ?? placed.find((p) => p.kind === 'sofa');
+  if (!table || style.omit.includes('armchair')) return placed;
+  const cam = room.camera;
+  const depth = (x: number, z: number) => cam.toCamera([x, 0, z])[2];
+  const tableDepth = depth(table.x, table.z);
+  // Seats and cabinets fill a foreground; a side table or a plant does not.
+  const standing = placed.filter((p) => onFloor(p) && p !== table && p.size.w * p.size.d > 0.3);
+  if (standing.some((p) => depth(p.x, p.z) < tableDepth - 0.5)) return placed;
+  const size = pieceSize('armchair', style);
+  const { left, right, back } = room.box;
+  let best: { p: Placement; cost: number } | null = null;
+  for (let z = 0.8; z < back; z += 0.1) {
+    for (let x = left + size.w / 2; x <= right - size.w / 2; x += 0.1) {
+      const d = depth(x, z);
+      if (d > tableDepth - 0.6) continue;
+      const reach = Math.hypot(table.x - x, table.z - z);
+      if (reach < table.size.d / 2 + size.d / 2 + 0.35 || reach > CLOSING_DISTANCE + 0.6) continue;
+      // Across the group from an armchair already there, not beside it.
+      const crowded = placed.some((q) => q.kind === 'armchair' && Math.hypot(q.x - x, q.z - z) < 1.4);
+      const cost = Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0);
+      if (best && cost >= best.cost) continue;
+      const p: Placement = { kind: 'armchair', x, z, yaw: Math.atan2(table.x - x, table.z - z), size, lift: 0, foreground: true };
+      if (violation(room, p, placed)) continue;
+      // A low table may be half behind the chair, as it is from a seat in the room.
+      if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
+      best = { p, cost };
+    }
+  }
+  return best ? [...placed, best.p] : placed;
 }
 
 /**
