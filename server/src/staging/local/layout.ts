@@ -629,7 +629,10 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
       const crowded = placed.some((q) => q.kind === 'armchair' && Math.hypot(q.x - x, q.z - z) < 1.4);
       const cost = Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0);
       if (best && cost >= best.cost) continue;
-      const p: Placement = { kind: 'armchair', x, z, yaw: Math.atan2(table.x - x, table.z - z), size, lift: 0, foreground: true };
+      const yaw = Math.atan2(table.x - x, table.z - z);
+      // Turned to the table from beside it, so the camera sees its side: from in front of the table it shows its back, a blank block.
+      if ((Math.sin(yaw) * -x + Math.cos(yaw) * -z) / Math.hypot(x, z) < -0.5) continue;
+      const p: Placement = { kind: 'armchair', x, z, yaw, size, lift: 0, foreground: true };
       if (violation(room, p, placed)) continue;
       // A low table may be half behind the chair, as it is from a seat in the room.
       if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
