@@ -1,6 +1,6 @@
 import { SRGB_TO_LINEAR, linearToSrgb8, type RgbImage } from './image.ts';
 import { mulberry32 } from './prng.ts';
-import { blurPlane, type Segment } from './lines.ts';
+import { blurInWindow, blurWindow, type Segment } from './lines.ts';
 import type { RenderResult } from './render.ts';
 import type { StyleDef } from './styles.ts';
 import { clamp } from './vec.ts';
@@ -108,41 +108,15 @@ export function blurLayer(render: RenderResult, sigma: number): void {
   const { layer } = render;
   const W = layer.width;
   // Only the box around the furniture, with a margin for the kernel.
-  let x0 = W;
-  let y0 = layer.height;
-  let x1 = -1;
-  let y1 = -1;
-  for (let y = 0; y < layer.height; y++) {
-    for (let x = 0; x < W; x++) {
-      if ((layer.alpha[y * W + x] ?? 0) <= 0) continue;
-      x0 = Math.min(x0, x);
-      x1 = Math.max(x1, x);
-      y0 = Math.min(y0, y);
-      y1 = Math.max(y1, y);
-    }
-  }
-  if (x1 < 0) return;
-  const m = Math.ceil(sigma * 3) + 1;
-  x0 = Math.max(0, x0 - m);
-  y0 = Math.max(0, y0 - m);
-  x1 = Math.min(W - 1, x1 + m);
-  y1 = Math.min(layer.height - 1, y1 + m);
-  const bw = x1 - x0 + 1;
-  const bh = y1 - y0 + 1;
-  const plane = new Float32Array(bw * bh);
+  const win = blurWindow(W, layer.height, (i) => (layer.alpha[i] ?? 0) > 0, sigma);
+  if (!win) return;
   for (let k = 0; k < 4; k++) {
-    for (let y = 0; y < bh; y++) {
-      for (let x = 0; x < bw; x++) {
-        const i = (y + y0) * W + x + x0;
-        plane[y * bw + x] = k < 3 ? (layer.color[i * 3 + k] ?? 0) : (layer.alpha[i] ?? 0);
-      }
-    }
-    const out = blurPlane({ width: bw, height: bh, data: plane }, sigma).data;
-    for (let y = 0; y < bh; y++) {
-      for (let x = 0; x < bw; x++) {
-        const i = (y + y0) * W + x + x0;
-        if (k < 3) layer.color[i * 3 + k] = out[y * bw + x] ?? 0;
-        else layer.alpha[i] = out[y * bw + x] ?? 0;
+    const out = blurInWindow(win, (i) => (k < 3 ? (layer.color[i * 3 + k] ?? 0) : (layer.alpha[i] ?? 0)), sigma);
+    for (let y = 0; y < win.height; y++) {
+      for (let x = 0; x < win.width; x++) {
+        const i = (y + win.y0) * W + x + win.x0;
+        if (k < 3) layer.color[i * 3 + k] = out[y * win.width + x] ?? 0;
+        else layer.alpha[i] = out[y * win.width + x] ?? 0;
       }
     }
   }

@@ -65,6 +65,52 @@ export function blurPlane(p: Plane, sigma: number): Plane {
   return { width: w, height: h, data: out };
 }
 
+/** A rectangle of a frame `frameWidth` wide: where a sparse layer is blurred. */
+export interface BlurWindow {
+  x0: number;
+  y0: number;
+  width: number;
+  height: number;
+  frameWidth: number;
+}
+
+/**
+ * The box around the pixels where `present(i)` holds, grown by a Gaussian's reach of `sigma` and
+ * clamped to the frame; null when no pixel does. Beyond that reach a blur of a layer that is zero
+ * elsewhere stays zero, so blurring only the box gives the same pixels for less work.
+ */
+export function blurWindow(width: number, height: number, present: (i: number) => boolean, sigma: number): BlurWindow | null {
+  let x0 = width;
+  let y0 = height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (!present(y * width + x)) continue;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+  }
+  if (x1 < 0) return null;
+  const m = Math.ceil(sigma * 3) + 1;
+  x0 = Math.max(0, x0 - m);
+  y0 = Math.max(0, y0 - m);
+  x1 = Math.min(width - 1, x1 + m);
+  y1 = Math.min(height - 1, y1 + m);
+  return { x0, y0, width: x1 - x0 + 1, height: y1 - y0 + 1, frameWidth: width };
+}
+
+/** `value` (read by the frame's pixel index) over the window, blurred; indexed within the window. */
+export function blurInWindow(win: BlurWindow, value: (i: number) => number, sigma: number): Float32Array {
+  const plane = new Float32Array(win.width * win.height);
+  for (let y = 0; y < win.height; y++) {
+    for (let x = 0; x < win.width; x++) plane[y * win.width + x] = value((y + win.y0) * win.frameWidth + x + win.x0);
+  }
+  return blurPlane({ width: win.width, height: win.height, data: plane }, sigma).data;
+}
+
 export interface Gradient {
   gx: Float32Array;
   gy: Float32Array;

@@ -8,7 +8,7 @@ import { evalSh, radianceCentre, reflectedLight, type RoomRadiance } from './lig
 import { albedo, prepare, relief, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
-import { blurPlane } from './lines.ts';
+import { blurInWindow, blurWindow } from './lines.ts';
 import { rasterize, type Fragment, type RenderLayer } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
 import { computeRoomShadows, openingLights, type LightSample, type RoomShadows } from './shadows.ts';
@@ -455,42 +455,18 @@ function renderReflection(
   const color = new Float32Array(w * h * 3);
   // Blurred only around what is mirrored (a glossy floor shows a few pieces, not the whole
   // frame); beyond the kernel's reach of it everything is zero, so the result is the same.
-  let x0 = w;
-  let y0 = h;
-  let x1 = -1;
-  let y1 = -1;
-  for (let v = 0; v < h; v++) {
-    for (let u = 0; u < w; u++) {
-      if (weight[v * w + u] === 0) continue;
-      x0 = Math.min(x0, u);
-      x1 = Math.max(x1, u);
-      y0 = Math.min(y0, v);
-      y1 = Math.max(y1, v);
-    }
-  }
-  if (x1 < 0) return { width: w, height: h, color };
-  const m = Math.ceil(3 * softSigma) + 1;
-  x0 = Math.max(0, x0 - m);
-  y0 = Math.max(0, y0 - m);
-  x1 = Math.min(w - 1, x1 + m);
-  y1 = Math.min(h - 1, y1 + m);
-  const bw = x1 - x0 + 1;
-  const bh = y1 - y0 + 1;
-  const crop = (value: (i: number) => number) => {
-    const plane = new Float32Array(bw * bh);
-    for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) plane[y * bw + x] = value((y + y0) * w + x + x0);
-    return { width: bw, height: bh, data: plane };
-  };
+  const win = blurWindow(w, h, (i) => weight[i] !== 0, softSigma);
+  if (!win) return { width: w, height: h, color };
   // Spread like the blur itself, so the soft reflection is not cut at the sharp one's outline.
-  const softness = blurPlane(crop((i) => soft[i]!), softSigma).data;
+  const softness = blurInWindow(win, (i) => soft[i]!, softSigma);
   for (let c = 0; c < 3; c++) {
-    const plane = crop((i) => (layer.color[i * 3 + c] ?? 0) * weight[i]!);
-    const sharp = blurPlane(plane, sharpSigma).data;
-    const blurred = blurPlane(plane, softSigma).data;
-    for (let y = 0; y < bh; y++) {
-      for (let x = 0; x < bw; x++) {
-        const k = y * bw + x;
-        const i = (y + y0) * w + x + x0;
+    const value = (i: number) => (layer.color[i * 3 + c] ?? 0) * weight[i]!;
+    const sharp = blurInWindow(win, value, sharpSigma);
+    const blurred = blurInWindow(win, value, softSigma);
+    for (let y = 0; y < win.height; y++) {
+      for (let x = 0; x < win.width; x++) {
+        const k = y * win.width + x;
+        const i = (y + win.y0) * w + x + win.x0;
         color[i * 3 + c] = sharp[k]! + (blurred[k]! - sharp[k]!) * Math.max(soft[i]!, softness[k]!);
       }
     }
