@@ -19,6 +19,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Two files run at once on two cores: a helper thread per staging would only add work
+          // (helper.test.ts gives its stagings one explicitly).
+          env: { ENGINE_HELPER: 'off' },
         },
       },
       {

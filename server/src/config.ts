@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { engineHelperSetting } from './staging/local/helper.ts';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -76,6 +77,8 @@ const envSchema = z
     STAGING_ENGINE: z.preprocess(emptyToUndefined, z.enum(STAGING_ENGINES).default('local')),
     /** One engine run is aborted after this long. */
     ENGINE_TIMEOUT_MS: int(1_000, 3_600_000, 120_000),
+    /** Whether the local engine takes a second thread for each staging (docs/decisions/0029-local-engine-render-helper.md). */
+    ENGINE_HELPER: z.preprocess(emptyToUndefined, engineHelperSetting.default('on')),
     /** What stages a photo whose generative answers changed the room twice: nothing (the job fails, refunded) or the local engine. */
     STRUCTURE_FALLBACK: z.preprocess(emptyToUndefined, z.enum(['none', 'local']).default('none')),
     /** OpenAI image edits (STAGING_ENGINE=openai). */

@@ -6,7 +6,21 @@ import { blurLayer, compositeOnto, estimateEdgeBlur } from './composite.ts';
 import { decodeImage, encodeJpeg, fitSize, resizeRgb, type RgbImage } from './image.ts';
 import { layoutVariations, type Placement } from './layout.ts';
 import { hashBytes, hashString } from './prng.ts';
-import { renderFurniture } from './render.ts';
+import { claim, claimForHelper, defaultHelper, floorRows, isCancelled, markFailed, release, TASKS, type HelpRequest, type RenderHelper, type SharedPart } from './helper.ts';
+import { tileRowCount } from './raster.ts';
+import { RowsLost } from './shadows.ts';
+import {
+  applyCavity,
+  floorReflection,
+  hasReflection,
+  photoShadow,
+  rasterizeFurniture,
+  reflectionSize,
+  renderFurniture,
+  setUpRender,
+  type RenderResult,
+  type RenderSetup,
+} from './render.ts';
 import { checkRoomFound } from './room-check.ts';
 import { variationSet, type FurnitureSet } from './set.ts';
 
@@ -44,49 +58,140 @@ export interface StagedDetail extends StagedVariation {
   alternatives: StagedVariation[];
 }
 
-/** Everything the variations share: the photo and its analysis are made once (docs/decisions/0025-local-engine-looks-and-variations.md). */
-interface Prepared {
-  photo: RgbImage;
+/** What both threads plan from: the analysed photo and the seeds (docs/decisions/0029-local-engine-render-helper.md). */
+interface Plan {
   room: RoomModel;
-  style: Style;
-  roomType: RoomType;
   sets: FurnitureSet[];
   layouts: Placement[][];
+}
+
+/** The room, the variations' sets and layouts: deterministic, so the helper thread plans the same. */
+export function planStaging(analysed: RgbImage, photoSeed: number, style: Style, roomType: RoomType, options: StageOptions): Plan {
+  const room = analyseRoom(analysed);
+  const count = options.variations ?? 1;
+  const sets = Array.from({ length: count }, (_, k) => variationSet(style, k, options.look, photoSeed));
+  const layouts = layoutVariations(room, roomType, sets.map((s) => s.def));
+  return { room, sets, layouts };
+}
+
+/** Everything the variations share: the photo and its analysis are made once (docs/decisions/0025-local-engine-looks-and-variations.md). */
+interface Prepared extends Plan {
+  photo: RgbImage;
+  style: Style;
+  roomType: RoomType;
   /** The photo's edge blur at the render size, and the seed of its grain. */
   blur: number;
   grainSeed: number;
   render: { width: number; height: number };
+  /** Each variation's render in shared memory when a helper thread takes a share of it. */
+  parts: SharedPart[] | null;
+  helper: RenderHelper | null;
 }
 
-async function prepare(bytes: Buffer, style: Style, roomType: RoomType, signal: AbortSignal, options: StageOptions): Promise<Prepared> {
+async function prepare(bytes: Buffer, style: Style, roomType: RoomType, signal: AbortSignal, options: StageOptions, helper: RenderHelper | null): Promise<Prepared> {
   signal.throwIfAborted();
   const photo = await decodeImage(bytes);
   signal.throwIfAborted();
   // Analysis at one fixed size, so the layout does not depend on the photo's resolution.
   const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
   const analysed = await resizeRgb(photo, a.width, a.height);
-  const room = analyseRoom(analysed);
-  signal.throwIfAborted();
   const photoSeed = hashBytes(photo.data);
-  const count = options.variations ?? 1;
-  const sets = Array.from({ length: count }, (_, k) => variationSet(style, k, options.look, photoSeed));
-  const layouts = layoutVariations(room, roomType, sets.map((s) => s.def));
-  checkRoomFound(photo, analysed, room, layouts[0]!);
-  signal.throwIfAborted();
   const render = fitSize(photo.width, photo.height, RENDER_LONG_SIDE);
-  const blur = estimateEdgeBlur(photo, room.segments, room.camera.p.width, render.width);
-  return { photo, room, style, roomType, sets, layouts, blur, grainSeed: hashString(`${style}:${roomType}`, photoSeed), render };
+  // The helper starts planning now, alongside this thread.
+  let parts = helper ? await helper.lease(options.variations ?? 1, render.width, render.height, signal) : null;
+  if (parts && !helper?.help({ analysed, photoSeed, style, roomType, options, parts })) {
+    helper?.giveBack(parts);
+    parts = null;
+  }
+  try {
+    const plan = planStaging(analysed, photoSeed, style, roomType, options);
+    signal.throwIfAborted();
+    checkRoomFound(photo, analysed, plan.room, plan.layouts[0]!);
+    signal.throwIfAborted();
+    const blur = estimateEdgeBlur(photo, plan.room.segments, plan.room.camera.p.width, render.width);
+    return { ...plan, photo, style, roomType, blur, grainSeed: hashString(`${style}:${roomType}`, photoSeed), render, parts, helper: parts ? helper : null };
+  } catch (err) {
+    if (parts) helper?.giveBack(parts);
+    throw err;
+  }
+}
+
+/**
+ * Variation `k`'s render. With a helper, this thread rasterises tile rows and then takes the
+ * tasks the helper has not, waits for the units it holds, and redoes the whole variation alone
+ * if the helper failed in one.
+ */
+async function renderVariation(p: Prepared, k: number, signal: AbortSignal): Promise<RenderResult> {
+  const def = p.sets[k]!.def;
+  const { width, height } = p.render;
+  const part = p.parts?.[k];
+  if (!part || !p.helper) return renderFurniture(p.room, p.layouts[k]!, p.style, def, p.roomType, width, height);
+  let s: RenderSetup;
+  try {
+    s = setUpRender(p.room, p.layouts[k]!, p.style, def, p.roomType, width, height, floorRows(part, false));
+  } catch (err) {
+    if (!(err instanceof RowsLost)) throw err;
+    return renderFurniture(p.room, p.layouts[k]!, p.style, def, p.roomType, width, height);
+  }
+  const layer = { width, height, color: part.color, alpha: part.alpha, depth: part.depth };
+  rasterizeFurniture(s, layer, () => claim(part, 'row'));
+  for (let t = claim(part, 'task'); t < TASKS; t = claim(part, 'task')) runTask(s, part, t);
+  if (!(await p.helper.settled(part, signal))) return renderFurniture(p.room, p.layouts[k]!, p.style, def, p.roomType, width, height);
+  applyCavity(s, layer);
+  const r = reflectionSize(width, height);
+  return { layer, shadow: part.shadow, reflection: hasReflection(p.room) ? { ...r, color: part.reflection } : null };
+}
+
+/** Task `t` of a variation besides its rows: 0 the photo's shadows, 1 the floor's reflection. */
+function runTask(s: RenderSetup, part: SharedPart, t: number): void {
+  if (t === 0) photoShadow(s, part.shadow);
+  else floorReflection(s, part.reflection);
+}
+
+/**
+ * The helper thread's share of a staging (helper-entry.ts): the same plan, then per variation
+ * the tasks and the tile rows this thread has not taken. A failure marks the variation, so the
+ * staging's thread redoes it; one that leaves no plan leaves everything to that thread.
+ */
+export function takeShare(request: HelpRequest): void {
+  const { analysed, photoSeed, style, roomType, options, parts } = request;
+  const plan = planStaging(analysed, photoSeed, style, roomType, options);
+  for (const [k, part] of parts.entries()) {
+    if (isCancelled(part)) continue;
+    let held = false;
+    const floor = floorRows(part, true);
+    try {
+      const s = setUpRender(plan.room, plan.layouts[k]!, style, plan.sets[k]!.def, roomType, part.width, part.height, floor);
+      for (let t = claimForHelper(part, 'task', TASKS); t >= 0; t = claimForHelper(part, 'task', TASKS)) {
+        held = true;
+        runTask(s, part, t);
+        held = false;
+        release(part);
+      }
+      const rows = tileRowCount(part.height);
+      const layer = { width: part.width, height: part.height, color: part.color, alpha: part.alpha, depth: part.depth };
+      rasterizeFurniture(s, layer, () => {
+        if (held) release(part);
+        const row = claimForHelper(part, 'row', rows);
+        held = row >= 0;
+        return held ? row : rows;
+      });
+    } catch {
+      markFailed(part);
+      floor.drop();
+      if (held) release(part);
+    }
+  }
 }
 
 /**
  * Variation `k` rendered and composited onto `target`, in place: a copy of the photo, or the
  * photo itself for the last variation (nothing reads it after that).
  */
-function composeVariation(p: Prepared, k: number, target: RgbImage): RgbImage {
-  const def = p.sets[k]!.def;
-  const render = renderFurniture(p.room, p.layouts[k]!, p.style, def, p.roomType, p.render.width, p.render.height);
+async function composeVariation(p: Prepared, k: number, target: RgbImage, signal: AbortSignal): Promise<RgbImage> {
+  const render = await renderVariation(p, k, signal);
   blurLayer(render, p.blur);
-  return compositeOnto(target, render, def.grade, p.grainSeed);
+  return compositeOnto(target, render, p.sets[k]!.def.grade, p.grainSeed);
 }
 
 /** The photo's pixels in a new buffer (compositing writes over its target). */
@@ -100,15 +205,26 @@ function copyOf(photo: RgbImage): RgbImage {
  */
 async function eachVariation(p: Prepared, signal: AbortSignal, take: (image: RgbImage, k: number) => Promise<void>): Promise<void> {
   const n = p.sets.length;
-  for (let k = 0; k < n; k++) {
-    signal.throwIfAborted();
-    await take(composeVariation(p, k, k === n - 1 ? p.photo : copyOf(p.photo)), k);
+  try {
+    for (let k = 0; k < n; k++) {
+      signal.throwIfAborted();
+      await take(await composeVariation(p, k, k === n - 1 ? p.photo : copyOf(p.photo), signal), k);
+    }
+  } finally {
+    if (p.parts) p.helper?.giveBack(p.parts);
   }
 }
 
 /** The local engine's steps, exposed for the example and debug scripts. */
-export async function stageDetailed(bytes: Buffer, style: Style, roomType: RoomType, signal: AbortSignal, options: StageOptions = {}): Promise<StagedDetail> {
-  const p = await prepare(bytes, style, roomType, signal, options);
+export async function stageDetailed(
+  bytes: Buffer,
+  style: Style,
+  roomType: RoomType,
+  signal: AbortSignal,
+  options: StageOptions = {},
+  helper: RenderHelper | null = null,
+): Promise<StagedDetail> {
+  const p = await prepare(bytes, style, roomType, signal, options, helper);
   const variations: StagedVariation[] = [];
   await eachVariation(p, signal, async (image, k) => {
     variations.push({ image, placements: p.layouts[k]!, set: p.sets[k]! });
@@ -121,9 +237,16 @@ export function parseStageInput(input: StageInput): StageInput {
   return inputSchema.parse(input);
 }
 
-/** The whole job: photo bytes in, one staged JPEG per variation out. */
-export async function stageToJpegs(bytes: Buffer, style: Style, roomType: RoomType, signal: AbortSignal, options: StageOptions = {}): Promise<Buffer[]> {
-  const p = await prepare(bytes, style, roomType, signal, options);
+/** The whole job: photo bytes in, one staged JPEG per variation out; with a helper thread unless `helper` is null. */
+export async function stageToJpegs(
+  bytes: Buffer,
+  style: Style,
+  roomType: RoomType,
+  signal: AbortSignal,
+  options: StageOptions = {},
+  helper: RenderHelper | null = defaultHelper(),
+): Promise<Buffer[]> {
+  const p = await prepare(bytes, style, roomType, signal, options, helper);
   const jpegs: Buffer[] = [];
   await eachVariation(p, signal, async (image) => {
     jpegs.push(await encodeJpeg(image));

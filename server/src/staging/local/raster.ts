@@ -90,14 +90,36 @@ const NEAR = 0.2;
  * anti-aliased at the cost of shading only once per pixel in the interior.
  */
 export function rasterize(mesh: Mesh, cam: Camera, width: number, height: number, shade: Shader): RenderLayer {
+  return rasterizeInto(mesh, cam, emptyLayer(width, height), shade);
+}
+
+/**
+ * An empty layer; with `shared`, its planes live in shared memory, so two threads can each
+ * rasterise some of its tile rows into it.
+ */
+export function emptyLayer(width: number, height: number, shared = false): RenderLayer {
+  const plane = (n: number) => (shared ? new Float32Array(new SharedArrayBuffer(n * 4)) : new Float32Array(n));
+  return { width, height, color: plane(width * height * 3), alpha: plane(width * height), depth: plane(width * height).fill(Infinity) };
+}
+
+/** How many tile rows a layer this tall has. */
+export function tileRowCount(height: number): number {
+  return Math.ceil(height / TILE);
+}
+
+/** Tile rows one after another: what a thread rasterising the whole layer alone takes. */
+export function everyTileRow(): () => number {
+  let next = 0;
+  return () => next++;
+}
+
+/**
+ * Rasterises the tile rows `nextTileRow` hands out (until it gives one past the last) into
+ * `layer`. Tiles are independent, so a row's pixels are the same whichever thread takes it.
+ */
+export function rasterizeInto(mesh: Mesh, cam: Camera, layer: RenderLayer, shade: Shader, nextTileRow = everyTileRow()): RenderLayer {
+  const { width, height } = layer;
   const { triangles, bins } = clipProjectAndBin(mesh, cam, width, height);
-  const layer: RenderLayer = {
-    width,
-    height,
-    color: new Float32Array(width * height * 3),
-    alpha: new Float32Array(width * height),
-    depth: new Float32Array(width * height).fill(Infinity),
-  };
   const samples: TileSamples = {
     depth: new Float32Array(TILE * TILE * SPP),
     triangle: new Int32Array(TILE * TILE * SPP),
@@ -113,7 +135,7 @@ export function rasterize(mesh: Mesh, cam: Camera, width: number, height: number
     fragment: { px: 0, py: 0, pz: 0, nx: 0, ny: 0, nz: 0, lx: 0, ly: 0, lz: 0, material: 0 },
     rgb: new Float32Array(3),
   };
-  for (let ty = 0; ty < bins.tilesY; ty++) {
+  for (let ty = nextTileRow(); ty < bins.tilesY; ty = nextTileRow()) {
     for (let tx = 0; tx < bins.tilesX; tx++) {
       const bin = bins.bins[ty * bins.tilesX + tx]!;
       if (bin.length === 0) continue;
@@ -139,7 +161,7 @@ function clipProjectAndBin(mesh: Mesh, cam: Camera, width: number, height: numbe
   const src: number[] = [];
   const bary: number[] = [];
   const tilesX = Math.ceil(width / TILE);
-  const tilesY = Math.ceil(height / TILE);
+  const tilesY = tileRowCount(height);
   const bins: number[][] = Array.from({ length: tilesX * tilesY }, () => []);
   // Corners go to camera space once (cam.toCamera, with the camera's precomputed rotation) for
   // near-plane clipping; the projection that follows is the camera's, inlined.

@@ -9,9 +9,9 @@ import { albedo, prepare, relief, toLinear, type PreparedMaterial } from './mate
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow } from './lines.ts';
-import { rasterize, type Fragment, type RenderLayer } from './raster.ts';
+import { emptyLayer, rasterize, rasterizeInto, type Fragment, type RenderLayer, type Shader } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
-import { computeRoomShadows, openingLights, type LightSample, type RoomShadows } from './shadows.ts';
+import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type ShadowCaster } from './shadows.ts';
 import { leavesThrough, patchBrightness } from './sun.ts';
 import { ROLES, type Role, type StyleDef } from './styles.ts';
 import { normalize, smoothstep, type Vec3 } from './vec.ts';
@@ -151,7 +151,7 @@ const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.2
  * under overhangs, the daylight part by the furniture's shadow map, a glossy reflection of the
  * room's environment weighted by Fresnel.
  */
-function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: RoomShadows, shadowMap: ShadowMap, room: RoomModel, sun: SunShadow | null) {
+function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorShadows, shadowMap: ShadowMap, room: RoomModel, sun: SunShadow | null) {
   const { floorLight, box } = room;
   const tex: Vec3 = [0, 0, 0];
   const sub: Vec3 = [0, 0, 0];
@@ -314,8 +314,31 @@ export interface RenderResult {
   reflection: { width: number; height: number; color: Float32Array } | null;
 }
 
-/** Renders the placed furniture at the given resolution, with the floor shadows it casts. */
-export function renderFurniture(room: RoomModel, placements: Placement[], style: Style, def: StyleDef, roomType: RoomType, width: number, height: number): RenderResult {
+/** What every part of one variation's render needs, made once per thread: the scene, its light, the room's shadows and the shader. */
+export interface RenderSetup {
+  room: RoomModel;
+  cam: Camera;
+  scene: Scene;
+  light: Lighting;
+  caster: ShadowCaster;
+  floor: FloorShadows;
+  shadowMap: ShadowMap;
+  shade: Shader;
+  width: number;
+  height: number;
+}
+
+/** Sets up rendering the placed furniture at the given resolution; `floorRows` shares the floor's shadow grid out with another thread. */
+export function setUpRender(
+  room: RoomModel,
+  placements: Placement[],
+  style: Style,
+  def: StyleDef,
+  roomType: RoomType,
+  width: number,
+  height: number,
+  floorRows?: FloorRows,
+): RenderSetup {
   const cam = room.camera.scaled(width, height);
   const scene = buildScene(placements, style, def, roomType, room.box.ceiling);
   const light = estimateLighting(room);
@@ -340,12 +363,22 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
   };
   if (!(bounds.x1 > bounds.x0) || !(bounds.z1 > bounds.z0)) Object.assign(bounds, { x0: left, z0: 0.3, x1: right, z1: back });
   const patches = light.sun && room.floorLight ? { dir: light.sun.dir, light: room.floorLight } : null;
-  const shadows = computeRoomShadows(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, patches);
-  const floorShadow = shadows.floor;
+  const caster = shadowCaster(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, patches);
+  const floor = floorShadows(caster, floorRows);
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key, DAYLIGHT_PENUMBRA.least, DAYLIGHT_PENUMBRA.spread);
   const sun = light.sun ? { light: light.sun, map: new ShadowMap(scene.mesh, scene.casts, light.sun.dir, SUN_PENUMBRA.least, SUN_PENUMBRA.spread) } : null;
-  const layer = rasterize(scene.mesh, cam, width, height, makeShader(scene, light, cam, shadows, shadowMap, room, sun));
-  const cavity = cavityOcclusion(layer, cam);
+  const shade = makeShader(scene, light, cam, floor, shadowMap, room, sun);
+  return { room, cam, scene, light, caster, floor, shadowMap, shade, width, height };
+}
+
+/** The furniture's tile rows that `nextTileRow` hands out, rasterised into `layer` (every row by default). */
+export function rasterizeFurniture(s: RenderSetup, layer: RenderLayer, nextTileRow?: () => number): void {
+  rasterizeInto(s.scene.mesh, s.cam, layer, s.shade, nextTileRow);
+}
+
+/** Darkens the furniture's creases and corners (cavity.ts), once every tile row is in. */
+export function applyCavity(s: RenderSetup, layer: RenderLayer): void {
+  const cavity = cavityOcclusion(layer, s.cam);
   for (let i = 0; i < cavity.length; i++) {
     const k = cavity[i]!;
     if (k >= 1) continue;
@@ -353,10 +386,17 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
     layer.color[i * 3 + 1] = layer.color[i * 3 + 1]! * k;
     layer.color[i * 3 + 2] = layer.color[i * 3 + 2]! * k;
   }
-  const shadow = new Float32Array(width * height).fill(1);
+}
+
+/** The multiplier for the photo's floor and walls (the furniture's shadows on them), per render pixel, written into `shadow`. */
+export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
+  const { cam, width, height } = s;
+  const { left, right, back } = s.room.box;
+  const floorShadow = s.floor.floor;
+  const walls = wallShadows(s.caster);
+  shadow.fill(1);
   // Each pixel's ray meets the room box's floor or one of its walls (the camera stands inside
   // the box), with the ray inlined as this runs per pixel.
-  const { walls } = shadows;
   const { focal, cx, cy, eyeHeight } = cam.p;
   const r = cam.rot;
   for (let v = 0; v < height; v++) {
@@ -385,8 +425,32 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
       if (f < 1) shadow[v * width + u] = f;
     }
   }
-  const reflection = room.floorGloss > 0.05 ? renderReflection(room, scene, light, cam, shadows, shadowMap, width, height) : null;
-  return { layer, shadow, reflection };
+}
+
+/** The floor reflection's size for a render size (rendered at half size). */
+export function reflectionSize(width: number, height: number): { width: number; height: number } {
+  return { width: Math.max(1, Math.round(width / 2)), height: Math.max(1, Math.round(height / 2)) };
+}
+
+/** Whether the floor is glossy enough to show the furniture's reflection. */
+export function hasReflection(room: RoomModel): boolean {
+  return room.floorGloss > 0.05;
+}
+
+/** The furniture's change to a glossy floor's reflection (written into `into` when given); null on a matte floor. */
+export function floorReflection(s: RenderSetup, into?: Float32Array): RenderResult['reflection'] {
+  return hasReflection(s.room) ? renderReflection(s, into) : null;
+}
+
+/** Renders the placed furniture at the given resolution, with the floor shadows it casts, all on this thread. */
+export function renderFurniture(room: RoomModel, placements: Placement[], style: Style, def: StyleDef, roomType: RoomType, width: number, height: number): RenderResult {
+  const s = setUpRender(room, placements, style, def, roomType, width, height);
+  const layer = emptyLayer(width, height);
+  rasterizeFurniture(s, layer);
+  applyCavity(s, layer);
+  const shadow = new Float32Array(width * height);
+  photoShadow(s, shadow);
+  return { layer, shadow, reflection: floorReflection(s) };
 }
 
 /** How fast a reflection fades and blurs with the height of what it mirrors (metres): a glossy floor is not a mirror. */
@@ -400,18 +464,8 @@ const REFLECTION_SOFT = 0.3;
  * height of the reflected point, sharp only where a piece meets the floor, so it reads as a
  * reflection and not as a stain under dark bases.
  */
-function renderReflection(
-  room: RoomModel,
-  scene: Scene,
-  light: Lighting,
-  cam: Camera,
-  shadows: RoomShadows,
-  shadowMap: ShadowMap,
-  width: number,
-  height: number,
-) {
-  const w = Math.max(1, Math.round(width / 2));
-  const h = Math.max(1, Math.round(height / 2));
+function renderReflection({ room, scene, light, cam, floor, shadowMap, width, height }: RenderSetup, into?: Float32Array): NonNullable<RenderResult['reflection']> {
+  const { width: w, height: h } = reflectionSize(width, height);
   const half = cam.scaled(w, h);
   const positions = scene.mesh.positions.slice();
   const normals = scene.mesh.normals.slice();
@@ -422,7 +476,7 @@ function renderReflection(
   // Rugs lie on the floor: they do not show in it.
   const materials = scene.mesh.materials.map((m, t) => (scene.casts[t] ? m : NO_MATERIAL));
   const mirrored: Mesh = { ...scene.mesh, positions, normals, materials };
-  const shade = makeShader(scene, light, cam, shadows, shadowMap, room, null);
+  const shade = makeShader(scene, light, cam, floor, shadowMap, room, null);
   const layer = rasterize(mirrored, half, w, h, (f, out) => {
     if (f.material === NO_MATERIAL) {
       out.fill(0);
@@ -452,7 +506,7 @@ function renderReflection(
   }
   const sharpSigma = 1;
   const softSigma = Math.max(2, w / 120);
-  const color = new Float32Array(w * h * 3);
+  const color = into ?? new Float32Array(w * h * 3);
   // Blurred only around what is mirrored (a glossy floor shows a few pieces, not the whole
   // frame); beyond the kernel's reach of it everything is zero, so the result is the same.
   const win = blurWindow(w, h, (i) => weight[i] !== 0, softSigma);

@@ -517,40 +517,69 @@ function distanceTo(touch: Uint8Array, nu: number, nv: number, cell: number): Fl
   return d;
 }
 
+/** The furniture as the room's shadows see it: its occupancy over the floor and what marches through it. */
+export interface ShadowCaster {
+  occ: Occupancy;
+  box: RoomBox;
+  lights: LightSample[];
+  bounds: { x0: number; z0: number; x1: number; z1: number };
+  sun: SunPatches | null;
+  /** The casting furniture's extent over the floor, metres. */
+  extent: { x0: number; z0: number; x1: number; z1: number };
+  steps: Float32Array;
+  dirs: Float32Array;
+}
+
+/** Most cells along a side of the floor's grid. */
+export const FLOOR_GRID_SIDE = 280;
+
 /**
- * The factors on the floor around the furniture and on the walls next to it. `bounds` is the
- * floor area (metres) the furniture can darken; walls farther than the AO reach from every
- * piece get none.
+ * Rows of the floor's grid shared out between two threads (helper.ts): the plane both write
+ * their rows into, the next row to take, a row finished, and whether all `rows` rows are in.
  */
-export function computeRoomShadows(
+export interface FloorRows {
+  plane: Float32Array;
+  /** The next row to compute, or `rows` or more when none is left. */
+  next(rows: number): number;
+  finished(): void;
+  allIn(rows: number): boolean;
+}
+
+/** The other thread did not deliver its rows of the floor's grid. */
+export class RowsLost extends Error {}
+
+/** The floor's and the walls' shadows, apart: the shader needs only the floor's (render.ts hands the walls to another thread). */
+export type FloorShadows = Omit<RoomShadows, 'walls'>;
+
+/**
+ * The furniture's occupancy for the room's shadows. `bounds` is the floor area (metres) the
+ * furniture can darken.
+ */
+export function shadowCaster(
   mesh: Mesh,
   casts: Uint8Array,
   box: RoomBox,
   lights: LightSample[],
   bounds: { x0: number; z0: number; x1: number; z1: number },
   sun: SunPatches | null = null,
-): RoomShadows {
+): ShadowCaster {
   let cell = 0.025;
-  while ((bounds.x1 - bounds.x0) / cell > 280 || (bounds.z1 - bounds.z0) / cell > 280) cell *= 1.25;
+  while ((bounds.x1 - bounds.x0) / cell > FLOOR_GRID_SIDE || (bounds.z1 - bounds.z0) / cell > FLOOR_GRID_SIDE) cell *= 1.25;
   const nx = Math.max(2, Math.ceil((bounds.x1 - bounds.x0) / cell));
   const nz = Math.max(2, Math.ceil((bounds.z1 - bounds.z0) / cell));
   const occ = new Occupancy(bounds.x0, bounds.z0, cell, nx, nz);
-  let fx0 = Infinity;
-  let fz0 = Infinity;
-  let fx1 = -Infinity;
-  let fz1 = -Infinity;
+  const extent = { x0: Infinity, z0: Infinity, x1: -Infinity, z1: -Infinity };
   const P = mesh.positions;
   for (let t = 0; t < mesh.materials.length; t++) {
     if (!casts[t]) continue;
     occ.addTriangle(P, t * 9);
     for (let k = 0; k < 3; k++) {
-      fx0 = Math.min(fx0, P[t * 9 + k * 3]!);
-      fx1 = Math.max(fx1, P[t * 9 + k * 3]!);
-      fz0 = Math.min(fz0, P[t * 9 + k * 3 + 2]!);
-      fz1 = Math.max(fz1, P[t * 9 + k * 3 + 2]!);
+      extent.x0 = Math.min(extent.x0, P[t * 9 + k * 3]!);
+      extent.x1 = Math.max(extent.x1, P[t * 9 + k * 3]!);
+      extent.z0 = Math.min(extent.z0, P[t * 9 + k * 3 + 2]!);
+      extent.z1 = Math.max(extent.z1, P[t * 9 + k * 3 + 2]!);
     }
   }
-  const steps = aoSteps(cell);
   // Each receiver turns this set by its own fraction of a step, so the directions between them
   // show as fine noise (smoothed) rather than as streaks.
   const dirs = new Float32Array(2 * AO_DIRS);
@@ -559,12 +588,22 @@ export function computeRoomShadows(
     dirs[2 * a] = Math.cos(th);
     dirs[2 * a + 1] = Math.sin(th);
   }
+  return { occ, box, lights, bounds, sun, extent, steps: aoSteps(cell), dirs };
+}
+
+/** The factors on the floor around the furniture, with and without its contact shadows. */
+export function floorShadows(c: ShadowCaster, rows?: FloorRows): FloorShadows {
+  const { occ, lights, bounds, sun, steps, dirs } = c;
+  const { cell, nx, nz } = occ;
+  const { x0: fx0, z0: fz0, x1: fx1, z1: fz1 } = c.extent;
   const up: Vec3 = [0, 1, 0];
   const q: Vec3 = [0, 0, 0];
   const touch = new Uint8Array(nx * nz);
   for (let i = 0; i < nx * nz; i++) touch[i] = occ.lo[i]! < CONTACT_GAP ? 1 : 0;
-  const floor = new Float32Array(nx * nz).fill(1);
-  for (let iz = 0; iz < nz; iz++) {
+  const floor = rows ? rows.plane.subarray(0, nx * nz) : new Float32Array(nx * nz);
+  let row = 0;
+  const next = rows ? () => rows.next(nz) : () => row++;
+  for (let iz = next(); iz < nz; iz = next()) {
     for (let ix = 0; ix < nx; ix++) {
       q[0] = bounds.x0 + (ix + 0.5) * cell;
       q[2] = bounds.z0 + (iz + 0.5) * cell;
@@ -580,7 +619,9 @@ export function computeRoomShadows(
       const ambient = far ? 1 : floorAmbient(occ, q[0], q[2], steps, dirs, i);
       floor[i] = receive(occ, lights, q, up, ambient, i) * sunCut;
     }
+    rows?.finished();
   }
+  if (rows && !rows.allIn(nz)) throw new RowsLost('the floor grid is incomplete');
   const pieces = fillUnder(smoothOutside(floor, touch, nx, nz), touch, nx, nz);
   const near = distanceTo(touch, nx, nz, cell);
   const low = new Float32Array(nx * nz);
@@ -590,8 +631,18 @@ export function computeRoomShadows(
   for (let i = 0; i < nx * nz; i++) {
     withContact[i] = pieces[i]! * (1 - CONTACT_DARK * Math.exp(-near[i]! / CONTACT_REACH)) * (1 - LOW_DARK * lowNear[i]!);
   }
+  return {
+    floor: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, withContact),
+    pieces: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, pieces),
+  };
+}
+
+/** The factors on the walls next to the furniture; walls farther than the AO reach from every piece get none. */
+export function wallShadows(c: ShadowCaster): RoomShadows['walls'] {
+  const { occ, box, lights, steps, dirs } = c;
+  const { x0: fx0, z0: fz0, x1: fx1, z1: fz1 } = c.extent;
   const walls: RoomShadows['walls'] = {};
-  const wallCell = Math.max(0.03, cell);
+  const wallCell = Math.max(0.03, occ.cell);
   for (const id of ['left', 'right', 'back'] as WallId[]) {
     // The furniture's distance to this wall, and its extent along it.
     const gap = id === 'left' ? fx0 - box.left : id === 'right' ? box.right - fx1 : box.back - fz1;
@@ -614,9 +665,11 @@ export function computeRoomShadows(
     }
     walls[id] = new ShadeGrid(a0, 0, wallCell, nu, nv, smooth(factor, nu, nv));
   }
-  return {
-    floor: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, withContact),
-    pieces: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, pieces),
-    walls,
-  };
+  return walls;
+}
+
+/** The factors on the floor around the furniture and on the walls next to it (shadowCaster's arguments). */
+export function computeRoomShadows(...args: Parameters<typeof shadowCaster>): RoomShadows {
+  const c = shadowCaster(...args);
+  return { ...floorShadows(c), walls: wallShadows(c) };
 }
