@@ -83,8 +83,11 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       const mottle = fbm3(x * 6, y * 6, z * 6, seed, 2) - 0.5;
       const slub = noise3(x * 30, y * 260, z * 260, seed + 3) - 0.5;
       const yarn = noise3(x * 400, y * 400, z * 400, seed + 1) - 0.5;
+      // Heathered yarn: fibres of two shades spun together, blotched at half a centimetre, the
+      // finest grain a listing photo of a sofa resolves (the yarns themselves are below a pixel).
+      const heather = noise3(x * 150, y * 150, z * 150, seed + 5) - 0.5;
       const linen = m.kind === 'linen';
-      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12);
+      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + heather * 0.14;
       out[0] = c1[0] * k;
       out[1] = c1[1] * k;
       out[2] = c1[2] * k;
@@ -289,13 +292,20 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
       break;
     }
     case 2: {
-      // Modern: a hand-tufted abstract, large soft shapes of the second colour on the first and
-      // a few of the third; no straight lines, which on a tiled floor read as its grout showing
-      // through. The yarn is heathered: neighbouring tufts differ a little in shade.
-      const shape = fbm3(x * 2 + 7, 0, z * 2, seed + 31, 3);
-      const accent = fbm3(x * 2.2, 0, z * 2.2 + 5, seed + 37, 2);
-      t = 0.6 * smoothstep(0.53, 0.545, shape) + (noise3(x * 90, 0, z * 90, seed + 33) - 0.5) * 0.18;
-      u = 0.45 * smoothstep(0.64, 0.655, accent);
+      // Modern: a hand-tufted abstract of two large discs of the second colour, overlapping and
+      // running off the rug's sides, one outlined in the third: shapes a designer drew, where
+      // random blobs read as camouflage, and no straight lines, which on a tiled floor read as
+      // its grout showing through. Outlines wander like tufting; the yarn is heathered.
+      const [hx, hz] = m.half ?? [1, 1];
+      const side = Math.min(hx, hz);
+      const flip = hash3(1, 2, 3, seed) < 0.5 ? 1 : -1;
+      const wander = (noise3(x * 7, 0, z * 7, seed + 31) - 0.5) * 0.04;
+      const inside = (cx: number, cz: number, r: number) => 1 - smoothstep(-0.005, 0.005, Math.hypot(x - cx, z - cz) - r + wander);
+      const a = inside(flip * hx * 0.45, -hz * 0.3, side * 1.05);
+      const b = inside(-flip * hx * 0.75, hz * 0.65, side * 0.8);
+      t = 0.45 * a + 0.35 * b + (noise3(x * 90, 0, z * 90, seed + 33) - 0.5) * 0.18;
+      // The third colour as a thin ring round the first disc: a small filled one, half under a sofa, read as a stain.
+      u = 0.5 * (inside(flip * hx * 0.45, -hz * 0.3, side * 1.05 + 0.03) - a);
       break;
     }
     case 3: {

@@ -266,7 +266,14 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       g += tex[1] * back[1] * through * 1.2;
       b += tex[2] * back[2] * through * 0.6;
     }
-    if (m.kind === 'velvet') {
+    if (m.kind === 'fabric' || m.kind === 'linen') {
+      // Loose fibres catch light at a grazing view: woven cloth brightens towards its outline
+      // where clay or plastic would not, a mild version of velvet's sheen.
+      const sheen = 0.94 + 0.45 * (1 - ndv) ** 3;
+      r *= sheen;
+      g *= sheen;
+      b *= sheen;
+    } else if (m.kind === 'velvet') {
       const sheen = 0.65 + 1.1 * (1 - ndv) ** 2.5;
       r *= sheen;
       g *= sheen;

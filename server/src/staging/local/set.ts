@@ -127,7 +127,7 @@ const CHOICES: Record<Style, StyleChoices> = {
       { name: 'sand and rust', value: [[0.76, 0.68, 0.56], [0.62, 0.52, 0.4], [0.55, 0.3, 0.18]] },
     ],
     rugDesign: [
-      { name: 'soft abstract shapes', value: 2 },
+      { name: 'large overlapping discs', value: 2 },
       { name: 'a flat weave', value: 0 },
       { name: 'a cloudy field and a thin border', value: 3 },
     ],
@@ -221,7 +221,7 @@ const CHOICES: Record<Style, StyleChoices> = {
     ],
     rugDesign: [
       { name: 'a faint herringbone weave', value: 0 },
-      { name: 'soft abstract shapes', value: 2 },
+      { name: 'large overlapping discs', value: 2 },
     ],
     art: [
       { name: 'a single arc on warm paper', value: artOf('minimalist') },
@@ -267,7 +267,7 @@ const CHOICES: Record<Style, StyleChoices> = {
     ],
     rugDesign: [
       { name: 'a cloudy field and a fine border', value: 3 },
-      { name: 'soft abstract shapes', value: 2 },
+      { name: 'large overlapping discs', value: 2 },
     ],
     art: [
       { name: 'a marbled abstract in navy and gold', value: artOf('luxury') },
