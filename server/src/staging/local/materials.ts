@@ -229,8 +229,22 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
   out[0] = ((noise3(fx + h, fy, fz, s) - n0) / h) * amp;
   out[1] = ((noise3(fx, fy + h, fz, s) - n0) / h) * amp;
   out[2] = ((noise3(fx, fy, fz + h, s) - n0) / h) * amp;
+  if (kind === 'leather') {
+    // Creases: folds a few centimetres apart running along the piece's width (local X), where a
+    // hide flexes; in patches, not everywhere. Noise alone, without a direction, reads as hammered metal.
+    const fold = (px: number, py: number, pz: number) =>
+      (1 - Math.abs(2 * noise3(px * 5, py * 30, pz * 30, s + 5) - 1)) ** 3 * smoothstep(0.45, 0.7, noise3(px * 3, py * 3, pz * 3, s + 9));
+    const d = 0.002;
+    const c0 = fold(x, y, z);
+    out[0] += ((fold(x + d, y, z) - c0) / d) * CREASE;
+    out[1] += ((fold(x, y + d, z) - c0) / d) * CREASE;
+    out[2] += ((fold(x, y, z + d) - c0) / d) * CREASE;
+  }
   return true;
 }
+
+/** Depth of a leather crease's slope, in normal units per metre of the fold's profile. */
+const CREASE = 0.004;
 
 /**
  * Pile at the scales a listing photo shows: single tufts (a few millimetres, seen as grain),
