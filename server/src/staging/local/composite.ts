@@ -95,13 +95,6 @@ function dither(i: number, seed: number): number {
   return (h & 0xffff) / 65536 - 0.5;
 }
 
-function reflectionAt(r: NonNullable<RenderResult['reflection']>, fx: number, fy: number): number {
-  const x = Math.min(r.width - 1, Math.floor(fx * r.width));
-  const y = Math.min(r.height - 1, Math.floor(fy * r.height));
-  const i = (y * r.width + x) * 3;
-  return Math.abs(r.color[i] ?? 0) + Math.abs(r.color[i + 1] ?? 0) + Math.abs(r.color[i + 2] ?? 0) > 1e-4 ? 1 : 0;
-}
-
 /** Blurs the render's colour and coverage together (premultiplied, so edges stay clean). */
 export function blurLayer(render: RenderResult, sigma: number): void {
   if (sigma < 0.3) return;
@@ -132,20 +125,34 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
   const { layer, shadow, reflection } = render;
   const lw = layer.width;
   const lh = layer.height;
-  // Pixels of the render that change anything (dilated by one for the bilinear footprint).
+  const alp = layer.alpha;
+  // Pixels of the render that change anything, dilated by one for the bilinear footprint (along
+  // rows, then across them).
+  const raw = new Uint8Array(lw * lh);
+  const rx = reflection ? Int32Array.from({ length: lw }, (_, x) => Math.min(reflection.width - 1, Math.floor(((x + 0.5) / lw) * reflection.width))) : null;
+  for (let y = 0; y < lh; y++) {
+    const mirror = reflection ? Math.min(reflection.height - 1, Math.floor(((y + 0.5) / lh) * reflection.height)) * reflection.width : 0;
+    for (let x = 0; x < lw; x++) {
+      const i = y * lw + x;
+      if (alp[i]! > 0 || shadow[i]! < 0.999) raw[i] = 1;
+      else if (reflection && rx) {
+        const ri = (mirror + rx[x]!) * 3;
+        if (Math.abs(reflection.color[ri]!) + Math.abs(reflection.color[ri + 1]!) + Math.abs(reflection.color[ri + 2]!) > 1e-4) raw[i] = 1;
+      }
+    }
+  }
+  const wide = new Uint8Array(lw * lh);
+  for (let y = 0; y < lh; y++) {
+    const row = y * lw;
+    for (let x = 0; x < lw; x++) {
+      if (raw[row + x] || (x > 0 && raw[row + x - 1]) || (x + 1 < lw && raw[row + x + 1])) wide[row + x] = 1;
+    }
+  }
   const active = new Uint8Array(lw * lh);
   for (let y = 0; y < lh; y++) {
     for (let x = 0; x < lw; x++) {
       const i = y * lw + x;
-      const mirrored = reflection ? reflectionAt(reflection, (x + 0.5) / lw, (y + 0.5) / lh) : 0;
-      if ((layer.alpha[i] ?? 0) <= 0 && (shadow[i] ?? 1) >= 0.999 && mirrored === 0) continue;
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          const yy = y + dy;
-          if (xx >= 0 && yy >= 0 && xx < lw && yy < lh) active[yy * lw + xx] = 1;
-        }
-      }
+      if (wide[i] || (y > 0 && wide[i - lw]) || (y + 1 < lh && wide[i + lw])) active[i] = 1;
     }
   }
   const W = photo.width;
@@ -170,7 +177,14 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
   const kx = lw / W;
   const ky = lh / H;
   const col = layer.color;
-  const alp = layer.alpha;
+  // The render's column under each of the photo's, and the weight of the next one.
+  const colX0 = new Int32Array(W);
+  const colWx = new Float64Array(W);
+  for (let x = 0; x < W; x++) {
+    const fx = Math.min(lw - 1, Math.max(0, (x + 0.5) * kx - 0.5));
+    colX0[x] = Math.floor(fx);
+    colWx[x] = fx - Math.floor(fx);
+  }
   for (let y = 0; y < H; y++) {
     const fy = Math.min(lh - 1, Math.max(0, (y + 0.5) * ky - 0.5));
     const y0 = Math.floor(fy);
@@ -178,15 +192,14 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
     const wy = fy - y0;
     for (let x = 0; x < W; x++) {
       const i = y * W + x;
-      let r = src[i * 3] ?? 0;
-      let g = src[i * 3 + 1] ?? 0;
-      let b = src[i * 3 + 2] ?? 0;
-      const fx = Math.min(lw - 1, Math.max(0, (x + 0.5) * kx - 0.5));
-      const x0 = Math.floor(fx);
+      let r = src[i * 3]!;
+      let g = src[i * 3 + 1]!;
+      let b = src[i * 3 + 2]!;
+      const x0 = colX0[x]!;
       if (active[y0 * lw + x0]) {
         // Bilinear sample of the render (premultiplied colour, coverage, floor shadow).
         const x1 = Math.min(lw - 1, x0 + 1);
-        const wx = fx - x0;
+        const wx = colWx[x]!;
         const i00 = y0 * lw + x0;
         const i10 = y0 * lw + x1;
         const i01 = y1 * lw + x0;

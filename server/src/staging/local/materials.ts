@@ -232,15 +232,18 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
   if (kind === 'leather') {
     // Creases: folds a few centimetres apart running along the piece's width (local X), where a
     // hide flexes; in patches, not everywhere. Noise alone, without a direction, reads as hammered metal.
-    const fold = (px: number, py: number, pz: number) =>
-      (1 - Math.abs(2 * noise3(px * 5, py * 30, pz * 30, s + 5) - 1)) ** 3 * smoothstep(0.45, 0.7, noise3(px * 3, py * 3, pz * 3, s + 9));
     const d = 0.002;
-    const c0 = fold(x, y, z);
-    out[0] += ((fold(x + d, y, z) - c0) / d) * CREASE;
-    out[1] += ((fold(x, y + d, z) - c0) / d) * CREASE;
-    out[2] += ((fold(x, y, z + d) - c0) / d) * CREASE;
+    const c0 = fold(x, y, z, s);
+    out[0] += ((fold(x + d, y, z, s) - c0) / d) * CREASE;
+    out[1] += ((fold(x, y + d, z, s) - c0) / d) * CREASE;
+    out[2] += ((fold(x, y, z + d, s) - c0) / d) * CREASE;
   }
   return true;
+}
+
+/** A leather crease's profile at a point (module level: a closure per shaded sample costs more than the noise). */
+function fold(x: number, y: number, z: number, s: number): number {
+  return (1 - Math.abs(2 * noise3(x * 5, y * 30, z * 30, s + 5) - 1)) ** 3 * smoothstep(0.45, 0.7, noise3(x * 3, y * 3, z * 3, s + 9));
 }
 
 /** Depth of a leather crease's slope, in normal units per metre of the fold's profile. */
@@ -252,6 +255,11 @@ const CREASE = 0.004;
  */
 function pile(x: number, z: number, seed: number): number {
   return 1 + (noise3(x * 300, 0, z * 300, seed) - 0.5) * 0.22 + (noise3(x * 45, 0, z * 45, seed + 2) - 0.5) * 0.1 + (fbm3(x * 3, 0, z * 3, seed + 1, 2) - 0.5) * 0.1;
+}
+
+/** How far inside a disc of radius `r` whose outline wanders by `wander` an offset (dx, dz) from its centre is, with a soft 1 cm edge. */
+function insideDisc(dx: number, dz: number, r: number, wander: number): number {
+  return 1 - smoothstep(-0.005, 0.005, Math.hypot(dx, dz) - r + wander);
 }
 
 /** Dyed wool reads less saturated than its dye: the fibres' sheen and the light scattered between them. */
@@ -314,12 +322,11 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
       const side = Math.min(hx, hz);
       const flip = hash3(1, 2, 3, seed) < 0.5 ? 1 : -1;
       const wander = (noise3(x * 7, 0, z * 7, seed + 31) - 0.5) * 0.04;
-      const inside = (cx: number, cz: number, r: number) => 1 - smoothstep(-0.005, 0.005, Math.hypot(x - cx, z - cz) - r + wander);
-      const a = inside(flip * hx * 0.45, -hz * 0.3, side * 1.05);
-      const b = inside(-flip * hx * 0.75, hz * 0.65, side * 0.8);
+      const a = insideDisc(x - flip * hx * 0.45, z + hz * 0.3, side * 1.05, wander);
+      const b = insideDisc(x + flip * hx * 0.75, z - hz * 0.65, side * 0.8, wander);
       t = 0.45 * a + 0.35 * b + (noise3(x * 90, 0, z * 90, seed + 33) - 0.5) * 0.18;
       // The third colour as a thin ring round the first disc: a small filled one, half under a sofa, read as a stain.
-      u = 0.5 * (inside(flip * hx * 0.45, -hz * 0.3, side * 1.05 + 0.03) - a);
+      u = 0.5 * (insideDisc(x - flip * hx * 0.45, z + hz * 0.3, side * 1.05 + 0.03, wander) - a);
       break;
     }
     case 3: {

@@ -45,7 +45,19 @@ function smooth(t: number): number {
   return t * t * (3 - 2 * t);
 }
 
-/** Trilinear value noise in [0,1). */
+/** `hash3` from the lattice coordinates' products already taken (noise3 shares them between corners). */
+function hashProducts(hx: number, hy: number, hz: number, seed: number): number {
+  let h = (hx + hy + hz + seed) | 0;
+  h = Math.imul(h ^ (h >>> 13), 1274126177);
+  h ^= h >>> 16;
+  return (h >>> 0) / 4294967296;
+}
+
+/**
+ * Trilinear value noise in [0,1). The corners are `hash3` of the lattice points; each axis's
+ * products are taken once, and a coordinate on the lattice (y = 0 for the floor's and rugs'
+ * patterns) skips the four corners its weight zeroes: the same value, the hottest call of a render.
+ */
 export function noise3(x: number, y: number, z: number, seed: number): number {
   const xi = Math.floor(x);
   const yi = Math.floor(y);
@@ -53,17 +65,24 @@ export function noise3(x: number, y: number, z: number, seed: number): number {
   const fx = smooth(x - xi);
   const fy = smooth(y - yi);
   const fz = smooth(z - zi);
-  const c000 = hash3(xi, yi, zi, seed);
-  const c100 = hash3(xi + 1, yi, zi, seed);
-  const c010 = hash3(xi, yi + 1, zi, seed);
-  const c110 = hash3(xi + 1, yi + 1, zi, seed);
-  const c001 = hash3(xi, yi, zi + 1, seed);
-  const c101 = hash3(xi + 1, yi, zi + 1, seed);
-  const c011 = hash3(xi, yi + 1, zi + 1, seed);
-  const c111 = hash3(xi + 1, yi + 1, zi + 1, seed);
+  const ax = Math.imul(xi, 374761393);
+  const bx = Math.imul(xi + 1, 374761393);
+  const ay = Math.imul(yi, 668265263);
+  const az = Math.imul(zi, 2147483647);
+  const bz = Math.imul(zi + 1, 2147483647);
+  const c000 = hashProducts(ax, ay, az, seed);
+  const c100 = hashProducts(bx, ay, az, seed);
+  const c001 = hashProducts(ax, ay, bz, seed);
+  const c101 = hashProducts(bx, ay, bz, seed);
   const x00 = c000 + (c100 - c000) * fx;
-  const x10 = c010 + (c110 - c010) * fx;
   const x01 = c001 + (c101 - c001) * fx;
+  if (fy === 0) return x00 + (x01 - x00) * fz;
+  const by = Math.imul(yi + 1, 668265263);
+  const c010 = hashProducts(ax, by, az, seed);
+  const c110 = hashProducts(bx, by, az, seed);
+  const c011 = hashProducts(ax, by, bz, seed);
+  const c111 = hashProducts(bx, by, bz, seed);
+  const x10 = c010 + (c110 - c010) * fx;
   const x11 = c011 + (c111 - c011) * fx;
   const y0 = x00 + (x10 - x00) * fy;
   const y1 = x01 + (x11 - x01) * fy;

@@ -312,7 +312,8 @@ function floorAmbient(occ: Occupancy, x: number, z: number, steps: Float32Array,
   for (let a = 0; a < AO_DIRS; a++) {
     const ux = u[2 * a]!;
     const uz = u[2 * a + 1]!;
-    let lo = 1;
+    // The lowest and highest slopes seen (the measure grows with the slope).
+    let lo = Infinity;
     let hi = 0;
     for (let k = 0; k < steps.length; k++) {
       const d = steps[k]!;
@@ -320,15 +321,12 @@ function floorAmbient(occ: Occupancy, x: number, z: number, steps: Float32Array,
       if (i < 0) break;
       const top = occ.hi[i]!;
       if (top <= 0) continue;
+      const t0 = Math.max(0, occ.lo[i]!) / d;
       const t1 = top / d;
-      const s1 = (t1 * t1) / (1 + t1 * t1);
-      const bottom = Math.max(0, occ.lo[i]!);
-      const t0 = bottom / d;
-      const s0 = (t0 * t0) / (1 + t0 * t0);
-      if (s0 < lo) lo = s0;
-      if (s1 > hi) hi = s1;
+      if (t0 < lo) lo = t0;
+      if (t1 > hi) hi = t1;
     }
-    if (hi > lo) blocked += hi - lo;
+    if (hi > lo) blocked += (hi * hi) / (1 + hi * hi) - (lo * lo) / (1 + lo * lo);
   }
   return 1 - (1 - FURNITURE_BOUNCE) * (blocked / AO_DIRS);
 }
@@ -347,20 +345,21 @@ function wallAmbient(occ: Occupancy, x: number, y: number, z: number, n: Vec3, s
     const facing = ux * n[0] + uz * n[2];
     if (facing <= 0.05) continue;
     total += facing * (Math.PI / 2);
-    let lo = Math.PI / 4;
-    let hi = -Math.PI / 4;
+    // The lowest and highest slopes seen; the measure grows with the slope, so it is taken once at the end.
+    let lo = Infinity;
+    let hi = -Infinity;
     for (let k = 0; k < steps.length; k++) {
       const d = steps[k]!;
       const i = cellAt(occ, x + ux * d, z + uz * d);
       if (i < 0) break;
       const top = occ.hi[i]!;
       if (top === -Infinity) continue;
-      const e0 = wallMeasure(Math.atan((occ.lo[i]! - y) / d));
-      const e1 = wallMeasure(Math.atan((top - y) / d));
-      if (e0 < lo) lo = e0;
-      if (e1 > hi) hi = e1;
+      const t0 = (occ.lo[i]! - y) / d;
+      const t1 = (top - y) / d;
+      if (t0 < lo) lo = t0;
+      if (t1 > hi) hi = t1;
     }
-    if (hi > lo) blocked += facing * (hi - lo);
+    if (hi > lo) blocked += facing * (wallMeasure(Math.atan(hi)) - wallMeasure(Math.atan(lo)));
   }
   return total > 0 ? 1 - (1 - FURNITURE_BOUNCE) * (blocked / total) : 1;
 }
