@@ -31,6 +31,8 @@ describe('the local engine with a helper thread', () => {
     const threeHelped = await stageToJpegs(landscape, 'traditional', 'living_room', signal(), options, helper);
     expect(threeHelped).toHaveLength(3);
     for (const [k, image] of threeHelped.entries()) expect(Buffer.compare(image, three[k]!)).toBe(0);
+    // The helper's share was used, not redone: the same bytes would come from a helper failing every time.
+    expect(helper.redone).toBe(0);
   });
 
   it('stages alone, to the same bytes, when no helper can start', { timeout: HEAVY }, async () => {
@@ -47,6 +49,12 @@ describe('the local engine with a helper thread', () => {
     const alone = await stageToJpegs(landscape, 'minimalist', 'living_room', signal(), {}, null);
     const helped = await stageToJpegs(landscape, 'minimalist', 'living_room', signal(), {}, dying);
     expect(Buffer.compare(helped[0]!, alone[0]!)).toBe(0);
+    expect(dying.redone).toBe(1);
+    // A new helper, dead in a tile row: the rows never all come in, and the crease pass must not wait for them.
+    const rowAlone = await stageToJpegs(landscape, 'minimalist', 'bedroom', signal(), {}, null);
+    const rowHelped = await stageToJpegs(landscape, 'minimalist', 'bedroom', signal(), {}, dying);
+    expect(Buffer.compare(rowHelped[0]!, rowAlone[0]!)).toBe(0);
+    expect(dying.redone).toBe(2);
     await dying.close();
   });
 

@@ -6,7 +6,7 @@ import { blurPlane, detectSegments, gradient, type Plane, type Segment } from '.
 import { estimateFloorLight } from './floor-light.ts';
 import { estimateRadiance, radianceCentre, type RoomRadiance } from './light.ts';
 import { fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
-import type { ShadeGrid } from './shadows.ts';
+import { ShadeGrid } from './shadows.ts';
 import { estimateSun } from './sun.ts';
 import { estimateDepthVanishingPoint, estimateFocal, estimateVerticalVanishingPoint, verticalSupport } from './vanishing.ts';
 import { clamp, type Vec3 } from './vec.ts';
@@ -69,6 +69,19 @@ export interface RoomModel {
   counters: Counter[];
   /** Things standing free on the floor (kitchen islands among them): nothing may stand in or behind them. */
   obstacles: Obstacle[];
+}
+
+/**
+ * A room model that crossed to another thread: a structured clone keeps its data but not its
+ * classes (the camera, the floor's light), which are made again from that data.
+ */
+export function reviveRoom(room: RoomModel): RoomModel {
+  const light = room.floorLight;
+  return {
+    ...room,
+    camera: new Camera(room.camera.p),
+    floorLight: light && new ShadeGrid(light.u0, light.v0, light.cell, light.nu, light.nv, light.factor),
+  };
 }
 
 export const ANALYSIS_LONG_SIDE = 640;

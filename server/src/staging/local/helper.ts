@@ -2,18 +2,19 @@ import type { RoomType, Style } from '@roomstager/contracts';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
-import type { RgbImage } from './image.ts';
-import type { StageOptions } from './pipeline.ts';
+import type { Plan } from './pipeline.ts';
 import { reflectionSize } from './render.ts';
 import { FLOOR_GRID_SIDE, type FloorRows } from './shadows.ts';
 
 /**
  * A second thread that takes a share of each variation's render (docs/decisions/0029-local-engine-render-helper.md).
- * Both threads plan the staging from the same analysed photo (deterministic, so the same room,
- * sets and layouts) and then claim units of work from counters in shared memory: the staging's
- * thread rasterises tile rows first, the helper does the photo's shadows and the floor's
- * reflection first, then both take the rows left. A unit's pixels do not depend on which thread
- * made them, so the staged photo is byte for byte what one thread makes alone.
+ * The staging's thread plans the staging (analysis, sets, layouts) and sends the plan; then both
+ * threads claim units of work from counters in shared memory: both rasterise
+ * tile rows; then the staging's thread darkens the creases and blurs the furniture (which needs
+ * every row) while the helper does the photo's shadows and the floor's reflection, the tasks
+ * compositing needs last; whichever thread is free first takes a task left. A unit's pixels do
+ * not depend on which thread made them, so the staged photo is byte for byte what one thread
+ * makes alone.
  */
 
 /** Slots of a part's control array. */
@@ -30,7 +31,9 @@ const FLOOR_ROW = 5;
 const FLOOR_DONE = 6;
 /** Which staging the part serves now: parts are reused, and a helper late for an earlier one must not touch it. */
 const EPOCH = 7;
-const SLOTS = 8;
+/** Tile rows finished (by either thread): the crease pass reads every row. */
+const ROWS_DONE = 8;
+const SLOTS = 9;
 /**
  * How long a thread waits for the other's rows of the floor grid. It waits without its event
  * loop, so it cannot see the other die: past this it does the variation alone.
@@ -116,6 +119,32 @@ export function claim(part: SharedPart, slot: Slot): number {
 }
 
 /**
+ * The rasteriser's tile rows as one thread takes them (`next` gives one past the last when none
+ * is left): each row handed back counts as finished, and the helper holds the row it rasterises.
+ */
+export function tileRows(part: SharedPart, helper: boolean, rows: number): { next(): number; drop(): void } {
+  let held = false;
+  let rasterising = false;
+  const drop = () => {
+    if (held) release(part);
+    held = false;
+    rasterising = false;
+  };
+  return {
+    next: () => {
+      if (rasterising) Atomics.add(part.control, ROWS_DONE, 1);
+      drop();
+      const row = helper ? claimForHelper(part, 'row', rows) : claim(part, 'row');
+      held = helper && row >= 0;
+      rasterising = row >= 0 && row < rows;
+      return rasterising ? row : rows;
+    },
+    /** Lets go of a row without counting it in (the thread failed in it). */
+    drop,
+  };
+}
+
+/**
  * The floor grid's rows as one thread takes them (the helper holding each while it computes
  * it). Neither thread holds a row while it waits for the other's. A thread that gives up on the
  * wait marks the part failed, so the other stops too, and the staging's thread renders the
@@ -159,13 +188,11 @@ export function floorRows(part: SharedPart, helper: boolean): FloorRows & { drop
   };
 }
 
-/** What the helper is sent: the analysed photo and everything else the plan is made of. */
+/** What the helper is sent: the staging's plan (the room crosses as data: reviveRoom) and its parts. */
 export interface HelpRequest {
-  analysed: RgbImage;
-  photoSeed: number;
+  plan: Plan;
   style: Style;
   roomType: RoomType;
-  options: StageOptions;
   parts: SharedPart[];
 }
 
@@ -181,6 +208,8 @@ export class RenderHelper {
   private readonly outstanding = new Set<SharedPart>();
   /** Parts free for the next staging: reused, since shared memory is freed only once both threads have collected it. */
   private readonly free: SharedPart[] = [];
+  /** Variations the staging's thread rendered again alone because the helper failed in them (the tests read it). */
+  redone = 0;
 
   /** `entry` is the helper's TypeScript module (replaceable so tests can simulate a failure). */
   constructor(private readonly entry: URL = new URL('./helper-entry.ts', import.meta.url)) {}
@@ -201,7 +230,7 @@ export class RenderHelper {
         signal.throwIfAborted();
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
-      for (const slot of [ROW, TASK, FAILED, CANCELLED, FLOOR_ROW, FLOOR_DONE]) Atomics.store(c, slot, 0);
+      for (const slot of [ROW, TASK, FAILED, CANCELLED, FLOOR_ROW, FLOOR_DONE, ROWS_DONE]) Atomics.store(c, slot, 0);
       if (i >= 0) {
         part.color.fill(0);
         part.alpha.fill(0);
@@ -221,6 +250,16 @@ export class RenderHelper {
     for (const p of request.parts) this.outstanding.add(p);
     worker.postMessage(request);
     return true;
+  }
+
+  /** Resolves once every tile row of `part` is in: false when the helper failed (or died) on the way. */
+  async rowsIn(part: SharedPart, rows: number, signal: AbortSignal): Promise<boolean> {
+    const c = part.control;
+    while (Atomics.load(c, ROWS_DONE) < rows && Atomics.load(c, FAILED) === 0) {
+      signal.throwIfAborted();
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    return Atomics.load(c, FAILED) === 0;
   }
 
   /**

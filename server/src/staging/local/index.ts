@@ -21,7 +21,7 @@
  *              occupancy over the floor
  * composite.ts edge blur and grain matched to the photo, shadows, style grade
  * thread.ts    the same on a worker thread (worker-boot.mjs, worker-entry.ts)
- * helper.ts    a second thread that plans the same staging and takes a share of each variation's
+ * helper.ts    a second thread that gets the staging's plan and takes a share of each variation's
  *              render through shared memory (helper-entry.ts)
  * synthetic.ts empty box rooms with a known camera, for tests and sample renders
  */

@@ -1,12 +1,12 @@
 import { ROOM_TYPES, STYLES, type RoomType, type Style } from '@roomstager/contracts';
 import { z } from 'zod';
 import type { StageInput, StageOutput } from '../engine.ts';
-import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from './analyze.ts';
+import { analyseRoom, ANALYSIS_LONG_SIDE, reviveRoom, type RoomModel } from './analyze.ts';
 import { blurLayer, compositeOnto, estimateEdgeBlur } from './composite.ts';
 import { decodeImage, encodeJpeg, fitSize, resizeRgb, type RgbImage } from './image.ts';
 import { layoutVariations, type Placement } from './layout.ts';
 import { hashBytes, hashString } from './prng.ts';
-import { claim, claimForHelper, defaultHelper, floorRows, isCancelled, markFailed, release, TASKS, type HelpRequest, type RenderHelper, type SharedPart } from './helper.ts';
+import { claim, claimForHelper, defaultHelper, floorRows, isCancelled, markFailed, release, TASKS, tileRows, type HelpRequest, type RenderHelper, type SharedPart } from './helper.ts';
 import { tileRowCount } from './raster.ts';
 import { RowsLost } from './shadows.ts';
 import {
@@ -58,15 +58,15 @@ export interface StagedDetail extends StagedVariation {
   alternatives: StagedVariation[];
 }
 
-/** What both threads plan from: the analysed photo and the seeds (docs/decisions/0029-local-engine-render-helper.md). */
-interface Plan {
+/** What both threads render from (docs/decisions/0029-local-engine-render-helper.md). */
+export interface Plan {
   room: RoomModel;
   sets: FurnitureSet[];
   layouts: Placement[][];
 }
 
-/** The room, the variations' sets and layouts: deterministic, so the helper thread plans the same. */
-export function planStaging(analysed: RgbImage, photoSeed: number, style: Style, roomType: RoomType, options: StageOptions): Plan {
+/** The room, the variations' sets and layouts. */
+function planStaging(analysed: RgbImage, photoSeed: number, style: Style, roomType: RoomType, options: StageOptions): Plan {
   const room = analyseRoom(analysed);
   const count = options.variations ?? 1;
   const sets = Array.from({ length: count }, (_, k) => variationSet(style, k, options.look, photoSeed));
@@ -97,49 +97,58 @@ async function prepare(bytes: Buffer, style: Style, roomType: RoomType, signal: 
   const analysed = await resizeRgb(photo, a.width, a.height);
   const photoSeed = hashBytes(photo.data);
   const render = fitSize(photo.width, photo.height, RENDER_LONG_SIDE);
-  // The helper starts planning now, alongside this thread.
-  let parts = helper ? await helper.lease(options.variations ?? 1, render.width, render.height, signal) : null;
-  if (parts && !helper?.help({ analysed, photoSeed, style, roomType, options, parts })) {
+  const plan = planStaging(analysed, photoSeed, style, roomType, options);
+  signal.throwIfAborted();
+  checkRoomFound(photo, analysed, plan.room, plan.layouts[0]!);
+  // The helper starts on the floor's shadow grid now, alongside this thread.
+  let parts = helper ? await helper.lease(plan.sets.length, render.width, render.height, signal) : null;
+  if (parts && !helper?.help({ plan, style, roomType, parts })) {
     helper?.giveBack(parts);
     parts = null;
   }
-  try {
-    const plan = planStaging(analysed, photoSeed, style, roomType, options);
-    signal.throwIfAborted();
-    checkRoomFound(photo, analysed, plan.room, plan.layouts[0]!);
-    signal.throwIfAborted();
-    const blur = estimateEdgeBlur(photo, plan.room.segments, plan.room.camera.p.width, render.width);
-    return { ...plan, photo, style, roomType, blur, grainSeed: hashString(`${style}:${roomType}`, photoSeed), render, parts, helper: parts ? helper : null };
-  } catch (err) {
-    if (parts) helper?.giveBack(parts);
-    throw err;
-  }
+  const blur = estimateEdgeBlur(photo, plan.room.segments, plan.room.camera.p.width, render.width);
+  return { ...plan, photo, style, roomType, blur, grainSeed: hashString(`${style}:${roomType}`, photoSeed), render, parts, helper: parts ? helper : null };
 }
 
 /**
- * Variation `k`'s render. With a helper, this thread rasterises tile rows and then takes the
- * tasks the helper has not, waits for the units it holds, and redoes the whole variation alone
- * if the helper failed in one.
+ * Variation `k`'s render, the furniture blurred to the photo's softness. With a helper, both
+ * threads rasterise tile rows; this thread then darkens the creases and blurs while the helper
+ * does the tasks, takes the tasks the helper has not, waits for the units it holds, and redoes
+ * the whole variation alone if the helper failed in one.
  */
 async function renderVariation(p: Prepared, k: number, signal: AbortSignal): Promise<RenderResult> {
   const def = p.sets[k]!.def;
   const { width, height } = p.render;
+  const alone = () => {
+    const r = renderFurniture(p.room, p.layouts[k]!, p.style, def, p.roomType, width, height);
+    blurLayer(r, p.blur);
+    return r;
+  };
   const part = p.parts?.[k];
-  if (!part || !p.helper) return renderFurniture(p.room, p.layouts[k]!, p.style, def, p.roomType, width, height);
+  const helper = p.helper;
+  if (!part || !helper) return alone();
+  const redo = () => {
+    helper.redone++;
+    return alone();
+  };
   let s: RenderSetup;
   try {
     s = setUpRender(p.room, p.layouts[k]!, p.style, def, p.roomType, width, height, floorRows(part, false));
   } catch (err) {
     if (!(err instanceof RowsLost)) throw err;
-    return renderFurniture(p.room, p.layouts[k]!, p.style, def, p.roomType, width, height);
+    return redo();
   }
   const layer = { width, height, color: part.color, alpha: part.alpha, depth: part.depth };
-  rasterizeFurniture(s, layer, () => claim(part, 'row'));
-  for (let t = claim(part, 'task'); t < TASKS; t = claim(part, 'task')) runTask(s, part, t);
-  if (!(await p.helper.settled(part, signal))) return renderFurniture(p.room, p.layouts[k]!, p.style, def, p.roomType, width, height);
+  const rows = tileRowCount(height);
+  rasterizeFurniture(s, layer, tileRows(part, false, rows).next);
+  if (!(await helper.rowsIn(part, rows, signal))) return redo();
   applyCavity(s, layer);
   const r = reflectionSize(width, height);
-  return { layer, shadow: part.shadow, reflection: hasReflection(p.room) ? { ...r, color: part.reflection } : null };
+  const result = { layer, shadow: part.shadow, reflection: hasReflection(p.room) ? { ...r, color: part.reflection } : null };
+  blurLayer(result, p.blur);
+  for (let t = claim(part, 'task'); t < TASKS; t = claim(part, 'task')) runTask(s, part, t);
+  if (!(await helper.settled(part, signal))) return redo();
+  return result;
 }
 
 /** Task `t` of a variation besides its rows: 0 the photo's shadows, 1 the floor's reflection. */
@@ -149,36 +158,32 @@ function runTask(s: RenderSetup, part: SharedPart, t: number): void {
 }
 
 /**
- * The helper thread's share of a staging (helper-entry.ts): the same plan, then per variation
- * the tasks and the tile rows this thread has not taken. A failure marks the variation, so the
- * staging's thread redoes it; one that leaves no plan leaves everything to that thread.
+ * The helper thread's share of a staging (helper-entry.ts): per variation the tile rows and the
+ * tasks the staging's thread has not taken. A failure marks the variation, so the staging's
+ * thread redoes it.
  */
 export function takeShare(request: HelpRequest): void {
-  const { analysed, photoSeed, style, roomType, options, parts } = request;
-  const plan = planStaging(analysed, photoSeed, style, roomType, options);
+  const { style, roomType, parts } = request;
+  const plan = { ...request.plan, room: reviveRoom(request.plan.room) };
   for (const [k, part] of parts.entries()) {
     if (isCancelled(part)) continue;
     let held = false;
     const floor = floorRows(part, true);
+    const rows = tileRows(part, true, tileRowCount(part.height));
     try {
       const s = setUpRender(plan.room, plan.layouts[k]!, style, plan.sets[k]!.def, roomType, part.width, part.height, floor);
+      const layer = { width: part.width, height: part.height, color: part.color, alpha: part.alpha, depth: part.depth };
+      rasterizeFurniture(s, layer, rows.next);
       for (let t = claimForHelper(part, 'task', TASKS); t >= 0; t = claimForHelper(part, 'task', TASKS)) {
         held = true;
         runTask(s, part, t);
         held = false;
         release(part);
       }
-      const rows = tileRowCount(part.height);
-      const layer = { width: part.width, height: part.height, color: part.color, alpha: part.alpha, depth: part.depth };
-      rasterizeFurniture(s, layer, () => {
-        if (held) release(part);
-        const row = claimForHelper(part, 'row', rows);
-        held = row >= 0;
-        return held ? row : rows;
-      });
     } catch {
       markFailed(part);
       floor.drop();
+      rows.drop();
       if (held) release(part);
     }
   }
@@ -190,7 +195,6 @@ export function takeShare(request: HelpRequest): void {
  */
 async function composeVariation(p: Prepared, k: number, target: RgbImage, signal: AbortSignal): Promise<RgbImage> {
   const render = await renderVariation(p, k, signal);
-  blurLayer(render, p.blur);
   return compositeOnto(target, render, p.sets[k]!.def.grade, p.grainSeed);
 }
 
