@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseRoom, toPlanes } from '../../src/staging/local/analyze.ts';
 import { estimateFloorLight } from '../../src/staging/local/floor-light.ts';
+import { SRGB_TO_LINEAR } from '../../src/staging/local/image.ts';
 import { DEFAULT_SYNTHETIC, renderSyntheticRoom, syntheticCamera } from '../../src/staging/local/synthetic.ts';
 
 /** The default synthetic room (640 px wide, as analysed) with a patch of sunlight painted on its floor around (x, z). */
@@ -31,6 +32,27 @@ describe('the light on the floor, read off the photo', () => {
     expect(light.at(-0.8, 3.5)).toBeGreaterThan(0.85);
     expect(light.at(-0.8, 3.5)).toBeLessThan(1.15);
     expect(light.at(0.3, 2.2)).toBeLessThan(1.15);
+  });
+
+  it('takes a clipped sun patch as brighter than its pixels: the camera cut it off at white', () => {
+    const img = renderSyntheticRoom(DEFAULT_SYNTHETIC);
+    const cam = syntheticCamera(DEFAULT_SYNTHETIC);
+    // A light floor (sRGB 190, half of white's light) with a 40 cm square at white around (0.3, 3.5).
+    for (let v = 0; v < img.height; v++) {
+      for (let u = 0; u < img.width; u++) {
+        const p = cam.floorPoint(u, v);
+        if (!p || p[2] > DEFAULT_SYNTHETIC.back) continue;
+        const patch = Math.abs(p[0] - 0.3) < 0.2 && Math.abs(p[2] - 3.5) < 0.2;
+        for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = patch ? 255 : 190;
+      }
+    }
+    const { left, right, back, ceiling } = DEFAULT_SYNTHETIC;
+    const box = { left, right, back, ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+    const light = estimateFloorLight(cam, box, toPlanes(img, 1.2).color, [], 0)!;
+    // What the pixels alone say: white over the floor's level.
+    const shown = 1 / SRGB_TO_LINEAR[190]!;
+    expect(light.at(0.3, 3.5)).toBeGreaterThan(1.6 * shown);
+    expect(light.at(-0.8, 3.5)).toBeCloseTo(1, 1);
   });
 
   it('leaves out the floor\'s own pattern: tile grout lines do not print onto a rug as light', () => {

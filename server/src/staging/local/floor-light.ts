@@ -4,7 +4,7 @@ import { SRGB_TO_LINEAR } from './image.ts';
 import type { ColorPlanes, RoomBox } from './roombox.ts';
 import { ShadeGrid } from './shadows.ts';
 import { leavesThrough } from './sun.ts';
-import { clamp } from './vec.ts';
+import { clamp, smoothstep } from './vec.ts';
 
 const CELL = 0.05;
 /** Blur radius in cells, twice over, after the median: what is left of the floor's own pattern averages out. */
@@ -26,9 +26,19 @@ const MIRROR_MARGIN = 0.25;
 const linear = (c: number) => SRGB_TO_LINEAR[Math.round(clamp(c, 0, 1) * 255)]!;
 
 /**
+ * A floor pixel at clipping says only that the floor there is at least that bright: sun on a
+ * floor is several times the sky's light, and a sun patch the camera clipped is taken as this
+ * much brighter than its pixels (ramped in from CLIP_FROM, so the patch has no seam). Without
+ * it a rug laid across clipped sun stripes showed them at half their strength.
+ */
+const CLIPPED_GAIN = 2;
+const CLIP_FROM = 0.9;
+const CLIP_AT = 0.98;
+
+/**
  * How much light each point of the floor receives, relative to the floor as a whole, read off
- * the photo of the empty floor: its luminance over the floor's median, blurred so the floor's own
- * pattern averages out. A rug laid there is lit the same way: sun patches run on across it
+ * the photo of the empty floor: its luminance over the floor's median (clipped pixels taken as
+ * brighter than they show), blurred so the floor's own pattern averages out. A rug laid there is lit the same way: sun patches run on across it
  * instead of stopping at its edge, and it is darker where the room is.
  * On a glossy floor the windows' mirror images are not light on the floor: where the camera's
  * ray, reflected by the floor, meets an opening, the floor is taken to be lit as the median.
@@ -49,7 +59,8 @@ export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes
       const q = cam.project([x, 0, z]);
       if (q.depth < NEAR || q.u < 0 || q.v < 0 || q.u > color.width - 1.001 || q.v > color.height - 1.001) continue;
       const i = Math.floor(q.v) * color.width + Math.floor(q.u);
-      const y = 0.2126 * linear(color.r[i]!) + 0.7152 * linear(color.g[i]!) + 0.0722 * linear(color.b[i]!);
+      const clipped = smoothstep(CLIP_FROM, CLIP_AT, Math.max(color.r[i]!, color.g[i]!, color.b[i]!));
+      const y = (0.2126 * linear(color.r[i]!) + 0.7152 * linear(color.g[i]!) + 0.0722 * linear(color.b[i]!)) * (1 + (CLIPPED_GAIN - 1) * clipped);
       lum[iz * nx + ix] = y;
       // The camera's ray, reflected by the floor, goes on away from the camera's mirror image below it.
       const len = Math.hypot(x, eye, z);
