@@ -65,6 +65,27 @@ describe('wood', () => {
     }
   });
 
+  it("runs along a cabinet's front and end as on its top, not across them in even stripes", () => {
+    const c: Vec3 = [0, 0, 0];
+    // Upright lines 80 cm long on a front (facing texture Z, at z = 0.2) and on an end (facing X, at x = 0.6).
+    for (const face of [2, 0]) {
+      const lines = Array.from({ length: 8 }, (_, k) =>
+        Array.from({ length: 400 }, (_, i) => {
+          if (face === 0) albedo(oak, 0.6, i * 0.002, -0.3 + k * 0.08, 7919, c, face);
+          else albedo(oak, -0.6 + k * 0.17, i * 0.002, 0.2, 7919, c, face);
+          return lum(c);
+        }),
+      );
+      const mean = (lag: number) => lines.reduce((a, v) => a + autocorrelation(v, lag), 0) / lines.length;
+      let lag = 1;
+      while (mean(lag) > 0.1) lag++;
+      let comeback = -1;
+      for (; lag < 200; lag++) comeback = Math.max(comeback, mean(lag));
+      // Cut like a top's face, the same logs gave rings 2-4 cm apart across the whole front: 0.75.
+      expect(comeback, `face ${face}`).toBeLessThan(0.15);
+    }
+  });
+
   it('is the same every time, with visible grain, and boards of one top differ', () => {
     expect(line((s) => [s, 0.45, 0.3], 50)).toEqual(line((s) => [s, 0.45, 0.3], 50));
     const board = (z: number) => {

@@ -61,14 +61,22 @@ export function prepare(m: Material): PreparedMaterial {
 }
 
 /**
- * Procedural albedo (linear) at a local position, in metres. Textures are kept at scales a
- * listing photo resolves (centimetres and up) so they read as material, not as noise.
+ * Procedural albedo (linear) at a local position, in metres, on a surface facing texture axis
+ * `face` (raster.ts Fragment.face; 1, up, where unknown). Textures are kept at scales a listing
+ * photo resolves (centimetres and up) so they read as material, not as noise.
  */
-export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3): void {
+export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3, face = 1): void {
   const { m, c1, c2 } = pm;
   switch (m.kind) {
     case 'wood':
-      woodGrain(pm, x, y, z, seed, out);
+      // Each face is a panel of its own, sawn like a top. One solid texture cut by every face
+      // reads as sawn wood only on the top: a front cuts the logs radially, and their rings (2-4
+      // cm apart, to read on a top) ran across a sideboard's front and end and a chair's back as
+      // regular stripes. So a face towards texture Z (front, back) exchanges Y and Z, fibres
+      // still along X, and one towards X (an end) exchanges X and Y, fibres upright.
+      if (face === 2) woodGrain(pm, x, z, y, seed, out);
+      else if (face === 0) woodGrain(pm, y, x, z, seed, out);
+      else woodGrain(pm, x, y, z, seed, out);
       return;
     case 'marble': {
       const v = Math.abs(Math.sin((x * 3.2 + z * 2.1 + y) * 2.2 + fbm3(x * 2.5, y * 2.5, z * 2.5, seed, 4) * 9));

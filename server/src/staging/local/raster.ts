@@ -12,6 +12,8 @@ export interface Fragment {
   lx: number;
   ly: number;
   lz: number;
+  /** The texture axis the surface faces most (0 X, 1 Y, 2 Z), from its triangle's texture coordinates. */
+  face: number;
   material: number;
 }
 
@@ -132,7 +134,7 @@ export function rasterizeInto(mesh: Mesh, cam: Camera, layer: RenderLayer, shade
     counts: new Int32Array(SPP),
     sumX: new Float32Array(SPP),
     sumY: new Float32Array(SPP),
-    fragment: { px: 0, py: 0, pz: 0, nx: 0, ny: 0, nz: 0, lx: 0, ly: 0, lz: 0, material: 0 },
+    fragment: { px: 0, py: 0, pz: 0, nx: 0, ny: 0, nz: 0, lx: 0, ly: 0, lz: 0, face: 1, material: 0 },
     rgb: new Float32Array(3),
   };
   for (let ty = nextTileRow(); ty < bins.tilesY; ty = nextTileRow()) {
@@ -437,5 +439,16 @@ function interpolate(mesh: Mesh, triangles: RasterTriangles, t: number, fx: numb
   f.lx = k0 * L[o]! + k1 * L[o + 3]! + k2 * L[o + 6]!;
   f.ly = k0 * L[o + 1]! + k1 * L[o + 4]! + k2 * L[o + 7]!;
   f.lz = k0 * L[o + 2]! + k1 * L[o + 5]! + k2 * L[o + 8]!;
+  // The triangle's normal in texture space (only its largest axis counts, so its sign does not).
+  const ax = L[o + 3]! - L[o]!;
+  const ay = L[o + 4]! - L[o + 1]!;
+  const az = L[o + 5]! - L[o + 2]!;
+  const bx = L[o + 6]! - L[o]!;
+  const by = L[o + 7]! - L[o + 1]!;
+  const bz = L[o + 8]! - L[o + 2]!;
+  const tx = Math.abs(ay * bz - az * by);
+  const ty = Math.abs(az * bx - ax * bz);
+  const tz = Math.abs(ax * by - ay * bx);
+  f.face = ty >= tx && ty >= tz ? 1 : tz >= tx ? 2 : 0;
   f.material = mesh.materials[s] ?? 0;
 }
