@@ -3,6 +3,7 @@ import { analyseRoom, toPlanes } from '../../src/staging/local/analyze.ts';
 import { estimateFloorLight } from '../../src/staging/local/floor-light.ts';
 import { SRGB_TO_LINEAR } from '../../src/staging/local/image.ts';
 import { DEFAULT_SYNTHETIC, renderSyntheticRoom, syntheticCamera } from '../../src/staging/local/synthetic.ts';
+import type { Vec3 } from '../../src/staging/local/vec.ts';
 
 /** The default synthetic room (640 px wide, as analysed) with a patch of sunlight painted on its floor around (x, z). */
 function sunlitRoom(x: number, z: number) {
@@ -22,6 +23,26 @@ function sunlitRoom(x: number, z: number) {
   return img;
 }
 
+/**
+ * The floor light of the default synthetic room with each floor pixel's channels set by `paint`
+ * (the floor point, the channel's value), read with the room's own camera and box: a painted
+ * floor would also feed the camera estimate, which these tests are not about.
+ */
+function floorLightOf(paint: (p: Vec3, value: number) => number) {
+  const img = renderSyntheticRoom(DEFAULT_SYNTHETIC);
+  const cam = syntheticCamera(DEFAULT_SYNTHETIC);
+  for (let v = 0; v < img.height; v++) {
+    for (let u = 0; u < img.width; u++) {
+      const p = cam.floorPoint(u, v);
+      if (!p || p[2] > DEFAULT_SYNTHETIC.back) continue;
+      for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = paint(p, img.data[3 * (v * img.width + u) + c]!);
+    }
+  }
+  const { left, right, back, ceiling } = DEFAULT_SYNTHETIC;
+  const box = { left, right, back, ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+  return estimateFloorLight(cam, box, toPlanes(img, 1.2).color, [], 0)!;
+}
+
 describe('the light on the floor, read off the photo', () => {
   it('finds a sun patch where the photo shows one and the even floor elsewhere', () => {
     const room = analyseRoom(sunlitRoom(0.3, 3.5));
@@ -35,20 +56,8 @@ describe('the light on the floor, read off the photo', () => {
   });
 
   it('takes a clipped sun patch as brighter than its pixels: the camera cut it off at white', () => {
-    const img = renderSyntheticRoom(DEFAULT_SYNTHETIC);
-    const cam = syntheticCamera(DEFAULT_SYNTHETIC);
     // A light floor (sRGB 190, half of white's light) with a 40 cm square at white around (0.3, 3.5).
-    for (let v = 0; v < img.height; v++) {
-      for (let u = 0; u < img.width; u++) {
-        const p = cam.floorPoint(u, v);
-        if (!p || p[2] > DEFAULT_SYNTHETIC.back) continue;
-        const patch = Math.abs(p[0] - 0.3) < 0.2 && Math.abs(p[2] - 3.5) < 0.2;
-        for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = patch ? 255 : 190;
-      }
-    }
-    const { left, right, back, ceiling } = DEFAULT_SYNTHETIC;
-    const box = { left, right, back, ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
-    const light = estimateFloorLight(cam, box, toPlanes(img, 1.2).color, [], 0)!;
+    const light = floorLightOf(([x, , z]) => (Math.abs(x - 0.3) < 0.2 && Math.abs(z - 3.5) < 0.2 ? 255 : 190));
     // What the pixels alone say: white over the floor's level.
     const shown = 1 / SRGB_TO_LINEAR[190]!;
     expect(light.at(0.3, 3.5)).toBeGreaterThan(1.6 * shown);
@@ -56,23 +65,13 @@ describe('the light on the floor, read off the photo', () => {
   });
 
   it('leaves out the floor\'s own pattern: tile grout lines do not print onto a rug as light', () => {
-    const img = renderSyntheticRoom(DEFAULT_SYNTHETIC);
-    const cam = syntheticCamera(DEFAULT_SYNTHETIC);
     // Dark grout 1 cm wide between 40 cm tiles, laid diagonally as on the portrait fixture's floor.
-    for (let v = 0; v < img.height; v++) {
-      for (let u = 0; u < img.width; u++) {
-        const p = cam.floorPoint(u, v);
-        if (!p || p[2] > DEFAULT_SYNTHETIC.back) continue;
-        const a = (p[0] + p[2]) / Math.SQRT2 / 0.4;
-        const b = (p[0] - p[2]) / Math.SQRT2 / 0.4;
-        const grout = Math.min(Math.abs(a - Math.round(a)), Math.abs(b - Math.round(b))) * 0.4 < 0.005;
-        if (grout) for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = Math.round(img.data[3 * (v * img.width + u) + c]! * 0.35);
-      }
-    }
-    // The synthetic room's own camera and box: grout lines also feed the camera estimate, which this test is not about.
-    const { left, right, back, ceiling } = DEFAULT_SYNTHETIC;
-    const box = { left, right, back, ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
-    const light = estimateFloorLight(cam, box, toPlanes(img, 1.2).color, [], 0)!;
+    const light = floorLightOf(([x, , z], v) => {
+      const a = (x + z) / Math.SQRT2 / 0.4;
+      const b = (x - z) / Math.SQRT2 / 0.4;
+      const grout = Math.min(Math.abs(a - Math.round(a)), Math.abs(b - Math.round(b))) * 0.4 < 0.005;
+      return grout ? Math.round(v * 0.35) : v;
+    });
     const samples: number[] = [];
     for (let x = -1; x <= 1; x += 0.05) for (let z = 2; z <= 4; z += 0.05) samples.push(light.at(x, z));
     expect(Math.max(...samples) - Math.min(...samples)).toBeLessThan(0.12);

@@ -38,8 +38,9 @@ const CLIP_AT = 0.98;
 /**
  * How much light each point of the floor receives, relative to the floor as a whole, read off
  * the photo of the empty floor: its luminance over the floor's median (clipped pixels taken as
- * brighter than they show), blurred so the floor's own pattern averages out. A rug laid there is lit the same way: sun patches run on across it
- * instead of stopping at its edge, and it is darker where the room is.
+ * brighter than they show), blurred so the floor's own pattern averages out. A rug laid there is
+ * lit the same way: sun patches run on across it instead of stopping at its edge, and it is
+ * darker where the room is.
  * On a glossy floor the windows' mirror images are not light on the floor: where the camera's
  * ray, reflected by the floor, meets an opening, the floor is taken to be lit as the median.
  */

@@ -9,12 +9,11 @@ import { FLOOR_GRID_SIDE, type FloorRows } from './shadows.ts';
 /**
  * A second thread that takes a share of each variation's render (docs/decisions/0029-local-engine-render-helper.md).
  * The staging's thread plans the staging (analysis, sets, layouts) and sends the plan; then both
- * threads claim units of work from counters in shared memory: both rasterise
- * tile rows; then the staging's thread darkens the creases and blurs the furniture (which needs
- * every row) while the helper does the photo's shadows and the floor's reflection, the tasks
- * compositing needs last; whichever thread is free first takes a task left. A unit's pixels do
- * not depend on which thread made them, so the staged photo is byte for byte what one thread
- * makes alone.
+ * threads claim units of work from counters in shared memory: both rasterise tile rows; then the
+ * staging's thread darkens the creases and blurs the furniture (which needs every row) while the
+ * helper does the photo's shadows and the floor's reflection, the tasks compositing needs last;
+ * whichever thread is free first takes a task left. A unit's pixels do not depend on which
+ * thread made them, so the staged photo is byte for byte what one thread makes alone.
  */
 
 /** Slots of a part's control array. */

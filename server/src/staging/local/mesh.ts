@@ -281,11 +281,28 @@ export class MeshBuilder {
   }
 
   build(): Mesh {
+    const locals = Float32Array.from(this.locals);
+    const faces = new Uint8Array(this.materials.length);
+    for (let t = 0; t < faces.length; t++) {
+      // The triangle's normal in texture space; only its largest axis counts, so not its sign.
+      const o = t * 9;
+      const ax = locals[o + 3]! - locals[o]!;
+      const ay = locals[o + 4]! - locals[o + 1]!;
+      const az = locals[o + 5]! - locals[o + 2]!;
+      const bx = locals[o + 6]! - locals[o]!;
+      const by = locals[o + 7]! - locals[o + 1]!;
+      const bz = locals[o + 8]! - locals[o + 2]!;
+      const nx = Math.abs(ay * bz - az * by);
+      const ny = Math.abs(az * bx - ax * bz);
+      const nz = Math.abs(ax * by - ay * bx);
+      faces[t] = ny >= nx && ny >= nz ? 1 : nz >= nx ? 2 : 0;
+    }
     return {
       positions: Float32Array.from(this.positions),
       normals: Float32Array.from(this.normals),
-      locals: Float32Array.from(this.locals),
+      locals,
       materials: Uint16Array.from(this.materials),
+      faces,
     };
   }
 }
@@ -296,4 +313,6 @@ export interface Mesh {
   normals: Float32Array;
   locals: Float32Array;
   materials: Uint16Array;
+  /** Per triangle, the texture axis it faces most (0 X, 1 Y, 2 Z): which way wood is cut there. */
+  faces: Uint8Array;
 }

@@ -100,13 +100,13 @@ async function prepare(bytes: Buffer, style: Style, roomType: RoomType, signal: 
   const plan = planStaging(analysed, photoSeed, style, roomType, options);
   signal.throwIfAborted();
   checkRoomFound(photo, analysed, plan.room, plan.layouts[0]!);
-  // The helper starts on the floor's shadow grid now, alongside this thread.
+  const blur = estimateEdgeBlur(photo, plan.room.segments, plan.room.camera.p.width, render.width);
+  // The helper starts on the floor's shadow grid now, alongside this thread; nothing after this can fail and leave it the parts.
   let parts = helper ? await helper.lease(plan.sets.length, render.width, render.height, signal) : null;
   if (parts && !helper?.help({ plan, style, roomType, parts })) {
     helper?.giveBack(parts);
     parts = null;
   }
-  const blur = estimateEdgeBlur(photo, plan.room.segments, plan.room.camera.p.width, render.width);
   return { ...plan, photo, style, roomType, blur, grainSeed: hashString(`${style}:${roomType}`, photoSeed), render, parts, helper: parts ? helper : null };
 }
 

@@ -12,7 +12,7 @@ export interface Fragment {
   lx: number;
   ly: number;
   lz: number;
-  /** The texture axis the surface faces most (0 X, 1 Y, 2 Z), from its triangle's texture coordinates. */
+  /** The texture axis the surface faces most (0 X, 1 Y, 2 Z): Mesh.faces. */
   face: number;
   material: number;
 }
@@ -439,16 +439,6 @@ function interpolate(mesh: Mesh, triangles: RasterTriangles, t: number, fx: numb
   f.lx = k0 * L[o]! + k1 * L[o + 3]! + k2 * L[o + 6]!;
   f.ly = k0 * L[o + 1]! + k1 * L[o + 4]! + k2 * L[o + 7]!;
   f.lz = k0 * L[o + 2]! + k1 * L[o + 5]! + k2 * L[o + 8]!;
-  // The triangle's normal in texture space (only its largest axis counts, so its sign does not).
-  const ax = L[o + 3]! - L[o]!;
-  const ay = L[o + 4]! - L[o + 1]!;
-  const az = L[o + 5]! - L[o + 2]!;
-  const bx = L[o + 6]! - L[o]!;
-  const by = L[o + 7]! - L[o + 1]!;
-  const bz = L[o + 8]! - L[o + 2]!;
-  const tx = Math.abs(ay * bz - az * by);
-  const ty = Math.abs(az * bx - ax * bz);
-  const tz = Math.abs(ax * by - ay * bx);
-  f.face = ty >= tx && ty >= tz ? 1 : tz >= tx ? 2 : 0;
+  f.face = mesh.faces[s] ?? 1;
   f.material = mesh.materials[s] ?? 0;
 }
