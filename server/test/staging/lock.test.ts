@@ -107,8 +107,9 @@ describe('structure lock', () => {
     expect(result.check.score).toBeGreaterThan(0.5);
     expect(registrationError(result, room, staged, (x, y) => [x, y])).toBeLessThan(1);
     const d = await compositeDiffs(result, room, staged);
-    // The furniture group covers a few per cent of the frame; the rest is the original's pixels.
-    expect(d.keptShare).toBeGreaterThan(0.8);
+    // The furniture group, its shadows and the art cover about a fifth of the frame; the rest is
+    // the original's pixels.
+    expect(d.keptShare).toBeGreaterThan(0.75);
     expect(d.keptMean).toBeLessThan(1.5);
     expect(d.keptLarge).toBeLessThan(0.001);
     expect(d.addedShare).toBeGreaterThan(0.01);
@@ -124,7 +125,7 @@ describe('structure lock', () => {
     const err = registrationError(result, room, answer, (x, y) => [((x + 0.5 - 40) * room.width) / w - 0.5, ((y + 0.5 - 20) * room.height) / h - 0.5]);
     expect(err).toBeLessThan(1.5);
     const d = await compositeDiffs(result, room, answer);
-    expect(d.keptShare).toBeGreaterThan(0.8);
+    expect(d.keptShare).toBeGreaterThan(0.75);
     expect(d.keptMean).toBeLessThan(1.5);
   });
 
@@ -186,7 +187,8 @@ describe('structure lock', () => {
 
   it('finds the part of a window inside the staging zone painted over', async () => {
     const bottom = WINDOW.top + WINDOW.height + 6;
-    const answer = paintBox(staged, { left: WINDOW.left - 4, top: 270, width: WINDOW.width + 8, height: bottom - 270 }, [WINDOW.left + WINDOW.width + 15, 265]);
+    // From picture height (2.1 m, the zone's top on this wall) down to the sill.
+    const answer = paintBox(staged, { left: WINDOW.left - 4, top: 205, width: WINDOW.width + 8, height: bottom - 205 }, [WINDOW.left + WINDOW.width + 15, 265]);
     const result = await lockAnswer(room, await asAnswer(answer), { composite: false });
     expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['opening_changed'] });
   });
@@ -258,6 +260,6 @@ describe('structure lock', () => {
     // Away from the furniture the full-size photo's own pixels come back, not the upscaled answer's.
     let same = 0;
     for (let i = 0; i < big.data.length; i += 3 * 97) if (result.composite!.data[i] === big.data[i]) same++;
-    expect(same / (big.data.length / (3 * 97))).toBeGreaterThan(0.8);
+    expect(same / (big.data.length / (3 * 97))).toBeGreaterThan(0.75);
   }, 20_000);
 });

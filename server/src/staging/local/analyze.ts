@@ -5,7 +5,7 @@ import type { RgbImage } from './image.ts';
 import { blurPlane, detectSegments, gradient, type Plane, type Segment } from './lines.ts';
 import { estimateFloorLight } from './floor-light.ts';
 import { estimateRadiance, radianceCentre, type RoomRadiance } from './light.ts';
-import { fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
+import { colorDist, fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
 import { ShadeGrid } from './shadows.ts';
 import { estimateSun } from './sun.ts';
 import { estimateDepthVanishingPoint, estimateFocal, estimateVerticalVanishingPoint, verticalSupport } from './vanishing.ts';
@@ -195,13 +195,18 @@ const BIN = 0.1;
 const DOOR_HEIGHT = 1.9;
 /** A doorway into an unlit space is darker than this share of the wall and of the wall beside it. */
 const DARK_DOORWAY = 0.72;
+/** Height of a doorway's head above the floor (metres): doors are 2.0-2.1 m nearly everywhere. */
+const DOOR_TOP = 2.05;
+/** Colour distance from the wall beside it that makes a sample inside a frame glass, not wall. */
+const WINDOW_CONTRAST = 0.06;
 
 /**
  * Walks each wall in 10 cm bins, sampling a vertical strip of the photo from skirting height to
  * near the ceiling: runs of very bright samples are windows or glass doors (restricting this to
- * the wall band keeps ceiling lights and floor reflections out), and door frames found as
- * vertical lines block the wall. Colour changes are not used: sun patches and light falloff on
- * a plain wall are stronger than many real edges.
+ * the wall band keeps ceiling lights and floor reflections out); windows whose glass shows a
+ * view no brighter than the wall are found by their frames; door frames found as vertical lines
+ * block the wall. Colour changes alone are not used: sun patches and light falloff on a plain
+ * wall are stronger than many real edges.
  */
 function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segment[]): { walls: Wall[]; openings: Opening[] } {
   const walls: Wall[] = [];
@@ -295,22 +300,28 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
         const from = (bins[i0]?.along ?? 0) - BIN / 2;
         const to = (bins[i1]?.along ?? 0) + BIN / 2;
         if (openings.some((o) => o.wall === id && o.from < to && o.to > from)) return;
-        openings.push({ wall: id, kind: 'door', from, to, bottom: 0, top: 2.05, daylight: false, passage: true });
+        openings.push({ wall: id, kind: 'door', from, to, bottom: 0, top: DOOR_TOP, daylight: false, passage: true });
         blocked.push([from, to]);
       },
     );
+    const uprights = wallUprights(cam, box, id, segments);
+    for (const w of framedWindows(cam, box, id, uprights, c, color)) {
+      if (openings.some((o) => o.wall === id && o.from < w.to && o.to > w.from)) continue;
+      openings.push({ wall: id, ...w });
+      blocked.push([w.from, w.to]);
+    }
     // Door frames: long vertical segments standing on this wall's base. Two of them a door's
     // width apart are a doorway even when the door is the wall's colour.
-    const frames = frameLines(cam, box, id, segments);
+    const frames = frameLines(cam, box, uprights);
     for (const a of frames) blocked.push([a - 0.06, a + 0.06]);
     for (let i = 0; i + 1 < frames.length; i++) {
       const a = frames[i]!;
       const b = frames[i + 1]!;
-      if (b - a >= 0.55 && b - a <= 1.8) blocked.push([a, b]);
+      if (b - a >= 0.5 && b - a <= 1.8) blocked.push([a, b]);
     }
     for (const [from, to] of blocked) {
       if (to - from < 0.5 || openings.some((o) => o.wall === id && o.from < to && o.to > from)) continue;
-      openings.push({ wall: id, kind: 'door', from, to, bottom: 0, top: 2.05, daylight: false });
+      openings.push({ wall: id, kind: 'door', from, to, bottom: 0, top: DOOR_TOP, daylight: false });
     }
     blocked.sort((p, q) => p[0] - q[0]);
     walls.push({
@@ -324,31 +335,149 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
   return { walls, openings };
 }
 
-/** Positions along a wall of near-vertical segments reaching from its base to above door-handle height. */
-function frameLines(cam: Camera, box: RoomBox, wall: WallId, segments: Segment[]): number[] {
-  const out: number[] = [];
+/** A near-vertical segment of the photo laid on a wall: where along it, and its bottom and top heights. */
+interface Upright {
+  along: number;
+  bottom: number;
+  top: number;
+  /** The segment's lower end in the photo. */
+  u: number;
+  v: number;
+}
+
+/** Near-vertical segments whose ends both meet the wall's plane inside the room box. */
+function wallUprights(cam: Camera, box: RoomBox, wall: WallId, segments: Segment[]): Upright[] {
+  const out: Upright[] = [];
+  const [lo, hi] = wallRange(box, wall);
+  const hit = (u: number, v: number) =>
+    wall === 'left' ? cam.planeXPoint(u, v, box.left) : wall === 'right' ? cam.planeXPoint(u, v, box.right) : cam.planeZPoint(u, v, box.back);
   for (const s of segments) {
     if (Math.abs(s.angle - Math.PI / 2) > (6 * Math.PI) / 180) continue;
     const [bx, by, tx, ty] = s.y1 > s.y2 ? [s.x1, s.y1, s.x2, s.y2] : [s.x2, s.y2, s.x1, s.y1];
-    const hit = (u: number, v: number) =>
-      wall === 'left' ? cam.planeXPoint(u, v, box.left) : wall === 'right' ? cam.planeXPoint(u, v, box.right) : cam.planeZPoint(u, v, box.back);
     const bottom = hit(bx, by);
     const top = hit(tx, ty);
     if (!bottom || !top) continue;
-    if (bottom[1] > 0.5 || bottom[1] < -0.3 || top[1] < 1.5) continue;
     const along = wall === 'back' ? bottom[0] : bottom[2];
-    const [lo, hi] = wallRange(box, wall);
-    // The ray must meet this wall inside the room, not a wall that hides it; room corners are
-    // not door frames.
+    // Room corners are not frames.
     if (along < lo + 0.15 || along > hi - 0.15) continue;
-    const floorHit = cam.floorPoint(bx, by + 4);
-    if (floorHit && (floorHit[0] < box.left - 0.3 || floorHit[0] > box.right + 0.3)) continue;
-    out.push(along);
+    out.push({ along, bottom: bottom[1], top: top[1], u: bx, v: by });
   }
-  out.sort((a, b) => a - b);
+  return out.sort((a, b) => a.along - b.along);
+}
+
+/** Positions along a wall of near-vertical segments reaching from its base to above door-handle height. */
+function frameLines(cam: Camera, box: RoomBox, uprights: Upright[]): number[] {
+  const out: number[] = [];
+  for (const s of uprights) {
+    if (s.bottom > 0.5 || s.bottom < -0.3 || s.top < 1.5) continue;
+    // The ray must meet this wall inside the room, not a wall that hides it.
+    const floorHit = cam.floorPoint(s.u, s.v + 4);
+    if (floorHit && (floorHit[0] < box.left - 0.3 || floorHit[0] > box.right + 0.3)) continue;
+    out.push(s.along);
+  }
   const merged: number[] = [];
   for (const a of out) if (!merged.length || a - (merged[merged.length - 1] ?? 0) > 0.12) merged.push(a);
   return merged;
+}
+
+/**
+ * Windows whose glass shows the view (trees, a street) rather than blown-out sky: darker than
+ * the wall, so the bright-run search misses them. Two uprights of the photo standing on the wall
+ * above the floor, their sills and heads level with each other, frame one when what lies
+ * between them is not the wall: beside each is plain wall, much of the inside differs from the
+ * wall just outside at the same height, and no stretch of plain wall wider than a glazing bar
+ * splits it.
+ */
+function framedWindows(cam: Camera, box: RoomBox, wall: WallId, uprights: Upright[], c: ColorPlanes, wallColor: Vec3): Array<Omit<Opening, 'wall'>> {
+  const frames = uprights.filter((s) => s.bottom > 0.25 && s.bottom < 1.4 && s.top > 1.5 && s.top < box.ceiling + 0.05 && s.top - s.bottom > 0.6);
+  const found: Array<Omit<Opening, 'wall'>> = [];
+  const tmp: Vec3 = [0, 0, 0];
+  const at = (a: number, y: number): Vec3 | null => {
+    const p = cam.project(wallPoint(box, wall, a, y));
+    return p.depth >= 0.3 && sampleColor(c, p.u, p.v, tmp) ? [tmp[0], tmp[1], tmp[2]] : null;
+  };
+  // Both sides of a window are wall (not the window beside it, nor a door).
+  const wallBeside = (a: number, bottom: number, top: number): boolean => {
+    let n = 0;
+    let plain = 0;
+    for (let y = bottom + 0.1; y < top - 0.05; y += 0.1) {
+      const s = at(a, y);
+      if (!s) continue;
+      n++;
+      if (colorDist(s, wallColor) < 0.1) plain++;
+    }
+    return n > 0 && plain >= 0.7 * n;
+  };
+  const framed = (from: number, to: number, bottom: number, top: number): boolean => {
+    if (!wallBeside(from - 0.15, bottom, top) || !wallBeside(to + 0.15, bottom, top)) return false;
+    let differs = 0;
+    let samples = 0;
+    let plainRun = 0;
+    for (let a = from + BIN / 2; a < to; a += BIN) {
+      let columnDiffers = 0;
+      let column = 0;
+      for (let y = bottom + 0.1; y < top - 0.05; y += 0.1) {
+        const inside = at(a, y);
+        const l = at(from - 0.15, y);
+        const r = at(to + 0.15, y);
+        if (!inside || (!l && !r)) continue;
+        const ref: Vec3 = l && r ? [(l[0] + r[0]) / 2, (l[1] + r[1]) / 2, (l[2] + r[2]) / 2] : (l ?? r)!;
+        column++;
+        if (colorDist(inside, ref) > WINDOW_CONTRAST) columnDiffers++;
+      }
+      if (!column) return false;
+      samples += column;
+      differs += columnDiffers;
+      plainRun = columnDiffers < 0.3 * column ? plainRun + 1 : 0;
+      if (plainRun > 2) return false;
+    }
+    return samples > 0 && differs >= 0.4 * samples;
+  };
+  // Widest first, so a window's outer frame wins over its glazing bars.
+  const pairs: Array<[Upright, Upright]> = [];
+  for (let i = 0; i < frames.length; i++) {
+    for (let j = i + 1; j < frames.length; j++) {
+      const p = frames[i]!;
+      const q = frames[j]!;
+      const width = q.along - p.along;
+      if (width >= 0.45 && width <= 3.2 && Math.abs(p.bottom - q.bottom) < 0.3 && Math.abs(p.top - q.top) < 0.3) pairs.push([p, q]);
+    }
+  }
+  pairs.sort((x, y) => y[1].along - y[0].along - (x[1].along - x[0].along));
+  for (const [p, q] of pairs) {
+    if (found.some((o) => o.from < q.along && o.to > p.along)) continue;
+    const bottom = Math.max(p.bottom, q.bottom);
+    const top = Math.min(p.top, q.top);
+    if (!framed(p.along, q.along, bottom, top)) continue;
+    found.push({ kind: 'window', from: p.along, to: q.along, bottom, top, daylight: true });
+  }
+  return found;
+}
+
+/**
+ * The camera's height measured by the room's doorways. Every doorway found by its two jambs
+ * gives the height its jambs reach, at the assumed eye height; doors are near enough all the
+ * same height (DOOR_TOP), so their median says how much the assumed height is off. Null when no
+ * doorway measures it, the change is small, or it would put the camera or the ceiling
+ * somewhere no room has them.
+ */
+function eyeHeightFromDoors(cam: Camera, box: RoomBox, openings: Opening[], segments: Segment[]): number | null {
+  const heights: number[] = [];
+  for (const o of openings) {
+    if (o.kind !== 'door' || o.daylight || o.passage) continue;
+    const jambs = wallUprights(cam, box, o.wall, segments).filter((s) => s.bottom > -0.3 && s.bottom < 0.5 && s.top > 1.5);
+    const reach = (at: number) => Math.max(0, ...jambs.filter((s) => Math.abs(s.along - at) < 0.15).map((s) => s.top));
+    const a = reach(o.from);
+    const b = reach(o.to);
+    if (a > 0 && b > 0 && Math.abs(a - b) < 0.12 * Math.max(a, b)) heights.push((a + b) / 2);
+  }
+  if (!heights.length) return null;
+  heights.sort((p, q) => p - q);
+  const scale = DOOR_TOP / heights[heights.length >> 1]!;
+  const eye = cam.p.eyeHeight * scale;
+  const ceiling = box.ceiling * scale;
+  if (Math.abs(scale - 1) < 0.08 || eye < 0.8 || eye > 1.9 || ceiling < 2.2 || ceiling > 3.6) return null;
+  return eye;
 }
 
 /**
@@ -428,9 +557,19 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const { gray, color } = toPlanes(img, 1.2);
   const smooth = blurPlane(gray, 1);
   const segments = detectSegments(smooth, gradient(smooth), { threshold: 0.008, minLength: Math.round(0.03 * long) });
-  const { camera, fromVp } = estimateCamera(segments, img.width, img.height);
-  const box = fitRoomBox(camera, color);
-  const { walls, openings } = analyseWalls(camera, box, color, segments);
+  const first = estimateCamera(segments, img.width, img.height);
+  const fromVp = first.fromVp;
+  let camera = first.camera;
+  let box = fitRoomBox(camera, color);
+  let { walls, openings } = analyseWalls(camera, box, color, segments);
+  // The eye height is assumed until a doorway measures it; then the room is fitted again at
+  // that scale, so furniture is drawn at its true size beside the room's doors.
+  const eye = eyeHeightFromDoors(camera, box, openings, segments);
+  if (eye !== null) {
+    camera = new Camera({ ...camera.p, eyeHeight: eye });
+    box = fitRoomBox(camera, color);
+    ({ walls, openings } = analyseWalls(camera, box, color, segments));
+  }
   const floorColor = floorReference(color);
   const floorGloss = estimateGloss(camera, box, openings, color);
   const ceiling = ceilingColor(camera, box, color);

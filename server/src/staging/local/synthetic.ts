@@ -25,8 +25,14 @@ export interface SyntheticRoom {
   right: number;
   back: number;
   ceiling: number;
-  /** A window on the back wall: x from..to, sill and head heights (metres). */
-  window?: { from: number; to: number; bottom: number; top: number };
+  /**
+   * A window on the back wall: x from..to, sill and head heights (metres). Its glass is blown-out
+   * sky unless `view` is 'trees': then it shows a garden darker than the wall, behind a white
+   * frame and glazing bars, as in a photo exposed for the room.
+   */
+  window?: { from: number; to: number; bottom: number; top: number; view?: 'sky' | 'trees' };
+  /** A closed door on the right wall: z from..to, 2.03 m high, in a white casing. */
+  door?: { from: number; to: number };
   /** A run of kitchen base cabinets with a worktop along a wall. */
   counter?: SyntheticCounter;
   /** A free-standing kitchen island: centre (x, z), width along X, depth along Z, worktop height (metres). */
@@ -94,6 +100,7 @@ const CABINET = 5;
 const WORKTOP = 6;
 const SHADOW_GAP = 7;
 const HANDLE = 8;
+const DOOR = 9;
 
 /**
  * Base cabinets (doors, toe kick, handles) under a worktop in the builder's current frame: local
@@ -179,6 +186,15 @@ export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
     const w = s.window;
     b.quad([w.from, w.bottom, B - 0.005], [w.to, w.bottom, B - 0.005], [w.to, w.top, B - 0.005], [w.from, w.top, B - 0.005], [0, 0, -1], WINDOW);
   }
+  if (s.door) {
+    const { from, to } = s.door;
+    const head = 2.03;
+    const c = 0.07;
+    b.quad([R - 0.005, 0, to], [R - 0.005, 0, from], [R - 0.005, head, from], [R - 0.005, head, to], [-1, 0, 0], DOOR);
+    b.box([R - 0.01, head / 2, from - c / 2], [0.01, head / 2, c / 2], SKIRTING);
+    b.box([R - 0.01, head / 2, to + c / 2], [0.01, head / 2, c / 2], SKIRTING);
+    b.box([R - 0.01, head + c / 2, (from + to) / 2], [0.01, c / 2, (to - from) / 2 + c], SKIRTING);
+  }
   if (s.counter) addCounter(b, s, s.counter);
   if (s.island) addIsland(b, s.island);
   const mesh = b.build();
@@ -193,6 +209,7 @@ export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
     toLinear([0.6, 0.45, 0.31]),
     toLinear([0.12, 0.12, 0.12]),
     toLinear([0.7, 0.7, 0.68]),
+    toLinear([0.74, 0.72, 0.68]),
   ];
   const layer = rasterize(mesh, cam, s.width, s.height, (f, out) => {
     const c = colors[f.material] ?? [0.5, 0.5, 0.5];
@@ -206,7 +223,13 @@ export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
     const d = wall ? Math.min(f.py, C - f.py) : Math.min(f.px - L, R - f.px, B - f.pz);
     k *= 1 - 0.18 * Math.exp(-Math.max(0, d) / 0.35);
     if (s.window) k *= 0.92 + 0.12 * Math.exp(-Math.hypot(f.px - (s.window.from + s.window.to) / 2, f.pz - B) / 4);
-    if (f.material === WINDOW) k = 1.2;
+    if (f.material === WINDOW) {
+      if (s.window?.view === 'trees') {
+        gardenView(s.window, f.px, f.py, out);
+        return;
+      }
+      k = 1.2;
+    }
     out[0] = (c[0] ?? 0) * k;
     out[1] = (c[1] ?? 0) * k;
     out[2] = (c[2] ?? 0) * k;
@@ -216,6 +239,24 @@ export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
     for (let k = 0; k < 3; k++) data[i * 3 + k] = linearToSrgb8(layer.color[i * 3 + k] ?? 0);
   }
   return { width: s.width, height: s.height, data };
+}
+
+/** A garden seen through a window with a white frame and glazing bars (linear RGB). */
+function gardenView(w: { from: number; to: number; bottom: number; top: number }, x: number, y: number, out: Float32Array): void {
+  const frame = 0.06;
+  const mid = (w.from + w.to) / 2;
+  const sash = (w.bottom + w.top) / 2;
+  const bar = x - w.from < frame || w.to - x < frame || y - w.bottom < frame || w.top - y < frame || Math.abs(x - mid) < 0.025 || Math.abs(y - sash) < 0.025;
+  if (bar) {
+    out[0] = out[1] = out[2] = 0.8;
+    return;
+  }
+  // Foliage in clumps over a pale sky, brighter towards the top.
+  const leaves = noise3(x * 3, y * 3, 0, 5) * 0.6 + noise3(x * 11, y * 11, 0, 6) * 0.4;
+  const sky = Math.min(1, Math.max(0, (y - w.bottom) / (w.top - w.bottom) - leaves + 0.3));
+  out[0] = 0.1 + 0.45 * sky;
+  out[1] = 0.16 + 0.42 * sky;
+  out[2] = 0.08 + 0.5 * sky;
 }
 
 /** The sample empty rooms shown where no real photo exists (landing page, example renders). */

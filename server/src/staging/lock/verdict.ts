@@ -41,8 +41,11 @@ const WALL_BLOB = 0.003;
 const OPENING_BLOB = 0.008;
 /** Share of an original opening that changed, beyond which it was removed or moved. */
 const OPENING_CHANGED = 0.5;
-/** Share of the walls whose colour changed without their texture changing. */
-const WALLS_RECOLOURED = 0.3;
+/**
+ * Share of the walls whose colour changed without their texture changing: the Christmas answer's
+ * pink walls show 0.29; the generative reference staging 0.08, the local engine's 0.03.
+ */
+const WALLS_RECOLOURED = 0.27;
 /** Share of the floor that changed: rugs and furniture cover less. */
 const FLOOR_CHANGED = 0.7;
 /** Share of the floor whose colour alone changed. */

@@ -23,6 +23,12 @@ const PICTURE_TOP = 2.1;
 const OBJECT_HEIGHT = 1.9;
 /** Furniture stands at least this far from the camera (the foreground stays clear). */
 const OBJECT_MIN_DEPTH = 1.8;
+/**
+ * Near the camera a stager puts only low pieces: a standing object's top rises at most this far
+ * above the horizon (in focal lengths), as far as a floor lamp at OBJECT_MIN_DEPTH seen from 1.5 m.
+ * Seen from lower down, a tall piece that near would hide whole walls, windows and all.
+ */
+const MAX_RISE = (OBJECT_HEIGHT - 1.5) / OBJECT_MIN_DEPTH;
 /** The room box is an estimate: the staging zone is grown by this share of the longer side. */
 const ZONE_MARGIN = 0.012;
 
@@ -74,7 +80,7 @@ export function roomZones(room: RoomModel): Zones {
   return { width, height, surface, staging: grown, structure: { width, height, data: structure }, openings: openingMask(room) };
 }
 
-/** Marks, above each floor point far enough away, the pixels an object of OBJECT_HEIGHT there would cover. */
+/** Marks, above each floor point far enough away, the pixels an object of OBJECT_HEIGHT there would cover (no higher than MAX_RISE allows). */
 function sweepObjects(room: RoomModel, surface: Uint8Array, staging: Uint8Array): void {
   const cam = room.camera;
   const { width, height } = cam.p;
@@ -83,7 +89,7 @@ function sweepObjects(room: RoomModel, surface: Uint8Array, staging: Uint8Array)
       if (surface[v * width + u] !== Surface.Floor) continue;
       const p = cam.floorPoint(u, v);
       if (!p || p[2] < OBJECT_MIN_DEPTH) continue;
-      const top = cam.project([p[0], OBJECT_HEIGHT, p[2]]);
+      const top = cam.project([p[0], Math.min(OBJECT_HEIGHT, cam.p.eyeHeight + MAX_RISE * p[2]), p[2]]);
       const steps = Math.ceil(Math.hypot(top.u - u, top.v - v));
       for (let s = 0; s <= steps; s++) {
         const f = s / Math.max(1, steps);
