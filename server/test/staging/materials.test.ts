@@ -168,6 +168,31 @@ describe('rugs', () => {
     expect(step / a.length / mean).toBeGreaterThan(0.02);
   });
 
+  it('show their tufting rows: averaged along a row the tone holds, averaged across the rows it evens out', () => {
+    const plain: Material = { kind: 'rug', color: [0.6, 0.6, 0.6], color2: [0.6, 0.6, 0.6], color3: [0.6, 0.6, 0.6], spec: 0, shininess: 1, pattern: 2 };
+    const a = field(plain, 7).map(lum);
+    // Means over 4 cm (8 samples): along X, which the rows run, and along Z, across them.
+    const sd = (v: number[]) => {
+      const m = v.reduce((s, x) => s + x, 0) / v.length;
+      return Math.sqrt(v.reduce((s, x) => s + (x - m) ** 2, 0) / v.length);
+    };
+    const alongRows: number[] = [];
+    const acrossRows: number[] = [];
+    for (let i = 0; i + 8 <= 60; i += 2) {
+      for (let j = 0; j < 60; j++) {
+        let x = 0;
+        let z = 0;
+        for (let k = 0; k < 8; k++) {
+          x += a[(i + k) * 60 + j]!;
+          z += a[j * 60 + i + k]!;
+        }
+        alongRows.push(x / 8);
+        acrossRows.push(z / 8);
+      }
+    }
+    expect(sd(alongRows)).toBeGreaterThan(1.4 * sd(acrossRows));
+  });
+
   it('are less saturated than their dyes', () => {
     const m = STYLE_DEFS.traditional.materials.rug;
     const red = prepare({ ...m, color2: m.color, color3: m.color, half: [1.2, 0.85] });

@@ -259,10 +259,18 @@ const CREASE = 0.004;
 
 /**
  * Pile at the scales a listing photo shows: single tufts (a few millimetres, seen as grain),
- * tuft clusters (about 2 cm) and the pile's lay (a broad sheen a hand brushing it would leave).
+ * the tufting rows (yarn a shade lighter or darker along a row, a few millimetres across and
+ * centimetres long: what makes a rug read as woven at 3-5 mm a pixel), tuft clusters (about 2 cm)
+ * and the pile's lay (a broad sheen a hand brushing it would leave).
  */
 function pile(x: number, z: number, seed: number): number {
-  return 1 + (noise3(x * 300, 0, z * 300, seed) - 0.5) * 0.22 + (noise3(x * 45, 0, z * 45, seed + 2) - 0.5) * 0.1 + (fbm3(x * 3, 0, z * 3, seed + 1, 2) - 0.5) * 0.1;
+  return (
+    1 +
+    (noise3(x * 300, 0, z * 300, seed) - 0.5) * 0.22 +
+    (noise3(x * 18, 0, z * 160, seed + 4) - 0.5) * 0.14 +
+    (noise3(x * 45, 0, z * 45, seed + 2) - 0.5) * 0.14 +
+    (fbm3(x * 3, 0, z * 3, seed + 1, 2) - 0.5) * 0.14
+  );
 }
 
 /** How far inside a disc of radius `r` whose outline wanders by `wander` an offset (dx, dz) from its centre is, with a soft 1 cm edge. */
