@@ -293,3 +293,35 @@ describe('a throw pillow', () => {
     expect(zTop).toBeLessThan(-0.03);
   });
 });
+
+describe('an upholstered panel (a wingback chair wing)', () => {
+  it('is as thick as its rounded rim, keeps within its outline, and every face looks away from its middle', () => {
+    const b = new MeshBuilder();
+    const outline: Array<[number, number]> = [
+      [0, 0.6],
+      [0, 1.1],
+      [0.2, 1.05],
+      [0.28, 0.85],
+      [0.15, 0.65],
+    ];
+    b.panel(0.35, outline, 0.04, 0);
+    const m = b.build();
+    const mid: Vec3 = [0.35, 0.85, 0.13];
+    let x0 = Infinity;
+    let x1 = -Infinity;
+    for (let i = 0; i < m.positions.length; i += 3) {
+      const [x, y, z] = [m.positions[i]!, m.positions[i + 1]!, m.positions[i + 2]!];
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      // The outline's corners are cut, so nothing reaches past its bounding box.
+      expect(z).toBeGreaterThanOrEqual(-1e-6);
+      expect(z).toBeLessThanOrEqual(0.28 + 1e-6);
+      expect(y).toBeGreaterThanOrEqual(0.6 - 1e-6);
+      expect(y).toBeLessThanOrEqual(1.1 + 1e-6);
+      expect(Math.hypot(m.normals[i]!, m.normals[i + 1]!, m.normals[i + 2]!)).toBeCloseTo(1, 5);
+      const out = (x - mid[0]) * m.normals[i]! + (y - mid[1]) * m.normals[i + 1]! + (z - mid[2]) * m.normals[i + 2]!;
+      expect(out).toBeGreaterThanOrEqual(-1e-6);
+    }
+    expect(x1 - x0).toBeCloseTo(0.08, 5);
+  });
+});

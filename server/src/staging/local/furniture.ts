@@ -195,11 +195,26 @@ const armchair: Builder = (c, { w, d, h }) => {
   if (style.shape === 'rolled') {
     b.roundedBox([0, 0.28, 0], [w / 2, 0.16, d / 2], 0.03, fabric);
     b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, fabric, 0.015);
-    b.roundedBox([0, 0.72, -d / 2 + 0.1], [w / 2 - 0.04, h * 0.5 + 0.1, 0.1], 0.04, fabric);
+    // A wingback: the back rises to about 1.1 m, and a padded wing on each side sweeps forward
+    // from it and curves down into the arm's roll.
+    const backTop = 0.66 + h * 0.55;
+    b.roundedBox([0, (0.21 + backTop) / 2, -d / 2 + 0.1], [w / 2 - 0.04, (backTop - 0.21) / 2, 0.1], 0.04, fabric);
+    const z0 = -d / 2 + 0.2;
+    const wing: Array<[number, number]> = [
+      [z0 - 0.08, 0.6],
+      [z0 - 0.08, backTop - 0.02],
+      [z0 + 0.06, backTop - 0.01],
+      [z0 + 0.17, backTop - 0.05],
+      [z0 + 0.25, backTop - 0.13],
+      [z0 + 0.28, backTop - 0.24],
+      [z0 + 0.25, 0.8],
+      [z0 + 0.17, 0.7],
+      [z0 + 0.08, 0.64],
+    ];
     for (const signX of [-1, 1]) {
       b.roundedBox([signX * (w / 2 - 0.08), 0.45, 0.02], [0.08, 0.2, d / 2 - 0.02], 0.03, fabric);
       b.ellipsoid([signX * (w / 2 - 0.08), 0.64, 0.04], [0.1, 0.06, d / 2 - 0.03], fabric, 6, 12);
-      b.roundedBox([signX * (w / 2 - 0.06), 0.9, -d / 2 + 0.2], [0.06, 0.2, 0.15], 0.05, fabric);
+      b.panel(signX * (w / 2 - 0.05), wing, 0.045, fabric);
     }
     legs(c, w / 2, d / 2, 0.12, 0.06);
     return;

@@ -174,6 +174,69 @@ export class MeshBuilder {
     this.lathe(x, z, [[r, y0], [rTop, y1]], segments, material);
   }
 
+  /**
+   * An upholstered panel: the outline (z, y), a star-shaped polygon seen from its middle, made
+   * `2 r` thick across X about `x`, its rim fully rounded (a half round of radius r all round),
+   * so it reads as padded cloth, not as a board; its corners are cut twice (Chaikin), so the
+   * outline curves. Wings of a wingback chair.
+   */
+  panel(x: number, corners: Array<[number, number]>, r: number, material: number): void {
+    let outline = corners;
+    for (let pass = 0; pass < 2; pass++) {
+      outline = outline.flatMap((p, i) => {
+        const q = outline[(i + 1) % outline.length]!;
+        return [
+          [0.75 * p[0] + 0.25 * q[0], 0.75 * p[1] + 0.25 * q[1]],
+          [0.25 * p[0] + 0.75 * q[0], 0.25 * p[1] + 0.75 * q[1]],
+        ] as Array<[number, number]>;
+      });
+    }
+    const n = outline.length;
+    const cz = outline.reduce((s, p) => s + p[0], 0) / n;
+    const cy = outline.reduce((s, p) => s + p[1], 0) / n;
+    // Outward normal at each corner: the mean of its two edges' normals, away from the middle.
+    const normals = outline.map((p, i) => {
+      const prev = outline[(i + n - 1) % n]!;
+      const next = outline[(i + 1) % n]!;
+      let nz = -(next[1] - prev[1]);
+      let ny = next[0] - prev[0];
+      if (nz * (p[0] - cz) + ny * (p[1] - cy) < 0) {
+        nz = -nz;
+        ny = -ny;
+      }
+      const len = Math.hypot(nz, ny) || 1;
+      return [nz / len, ny / len] as const;
+    });
+    const steps = 6;
+    // Ring k of the rim at angle -90..90 degrees: x = x + r sin(t); the outline pushed out by r cos(t).
+    const ring = (i: number, k: number): { pos: Vec3; n: Vec3 } => {
+      const t = (k / steps - 0.5) * Math.PI;
+      const [nz, ny] = normals[i]!;
+      const [pz, py] = outline[i]!;
+      const c = Math.cos(t);
+      return { pos: [x + r * Math.sin(t), py - ny * r + ny * r * c, pz - nz * r + nz * r * c], n: [Math.sin(t), ny * c, nz * c] };
+    };
+    for (let i = 0; i < n; i++) {
+      const j = (i + 1) % n;
+      for (let k = 0; k < steps; k++) {
+        const a = ring(i, k);
+        const b = ring(j, k);
+        const c = ring(j, k + 1);
+        const d = ring(i, k + 1);
+        this.triangle(a.pos, b.pos, c.pos, a.n, b.n, c.n, material);
+        this.triangle(a.pos, c.pos, d.pos, a.n, c.n, d.n, material);
+      }
+      // The two flat faces, fans from the middle of the inset outline.
+      for (const side of [-1, 1]) {
+        const k = side < 0 ? 0 : steps;
+        const a = ring(i, k).pos;
+        const b = ring(j, k).pos;
+        const f: Vec3 = [side, 0, 0];
+        this.triangle([x + side * r, cy, cz], a, b, f, f, f, material);
+      }
+    }
+  }
+
   /** An ellipsoid (leaves, bulbs, pillows seen from afar). */
   ellipsoid(c: Vec3, rad: Vec3, material: number, rings = 6, segments = 10): void {
     for (let i = 0; i < rings; i++) {
