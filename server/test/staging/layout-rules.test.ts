@@ -185,6 +185,15 @@ describe("a stager's layout on the fixture photos", () => {
     expect(top).toBeGreaterThan(desk.h + 0.3);
   });
 
+  it("hangs no pendant before the room's own light fitting, and keeps pendants where the ceiling is plain", () => {
+    // The open-plan room's chandelier hangs over where its dining table goes.
+    const openPlan = rooms.get('rooms/empty-open-plan-living-dining.jpg')!;
+    for (const style of STYLES) expect(layoutRoom(openPlan, 'dining_room', STYLE_DEFS[style]).map((p) => p.kind), style).not.toContain('pendant');
+    // The arched hall's ceiling lights are far from its table: its dining rooms keep a pendant.
+    const hall = rooms.get('rooms/empty-hall-arched-windows.jpg')!;
+    for (const style of STYLES) expect(layoutRoom(hall, 'dining_room', STYLE_DEFS[style]).map((p) => p.kind), style).toContain('pendant');
+  });
+
   it('hangs pendants from the ceiling: the cord reaches it', () => {
     for (const [name, room] of rooms) {
       for (const style of STYLES) {

@@ -2,7 +2,7 @@ import { Camera } from './camera.ts';
 import { detectCounters, type Counter } from './counters.ts';
 import { detectObstacles, type Obstacle } from './obstacles.ts';
 import type { RgbImage } from './image.ts';
-import { blurPlane, detectSegments, gradient, type Plane, type Segment } from './lines.ts';
+import { blurPlane, detectSegments, gradient, type Gradient, type Plane, type Segment } from './lines.ts';
 import { estimateFloorLight } from './floor-light.ts';
 import { estimateRadiance, radianceCentre, type RoomRadiance } from './light.ts';
 import { colorDist, fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
@@ -69,6 +69,52 @@ export interface RoomModel {
   counters: Counter[];
   /** Things standing free on the floor (kitchen islands among them): nothing may stand in or behind them. */
   obstacles: Obstacle[];
+  /** Where the photo shows small things with edges every way (a light fitting, not a wall's edge). */
+  clutter: Clutter;
+}
+
+/**
+ * Per cell of CLUTTER_CELL analysis pixels, the smaller eigenvalue of the mean gradient tensor:
+ * large where edges run several ways (a chandelier, a plant), small on plain paint and along a
+ * single straight edge (a ceiling line, a door frame's side).
+ */
+export interface Clutter {
+  cell: number;
+  cols: number;
+  rows: number;
+  data: Float32Array;
+}
+
+const CLUTTER_CELL = 8;
+
+function measureClutter(g: Gradient, width: number, height: number): Clutter {
+  const cols = Math.ceil(width / CLUTTER_CELL);
+  const rows = Math.ceil(height / CLUTTER_CELL);
+  const data = new Float32Array(cols * rows);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      let xx = 0;
+      let yy = 0;
+      let xy = 0;
+      let n = 0;
+      for (let y = r * CLUTTER_CELL; y < Math.min(height, (r + 1) * CLUTTER_CELL); y++) {
+        for (let x = c * CLUTTER_CELL; x < Math.min(width, (c + 1) * CLUTTER_CELL); x++) {
+          const i = y * width + x;
+          const gx = g.gx[i]!;
+          const gy = g.gy[i]!;
+          xx += gx * gx;
+          yy += gy * gy;
+          xy += gx * gy;
+          n++;
+        }
+      }
+      xx /= n;
+      yy /= n;
+      xy /= n;
+      data[r * cols + c] = (xx + yy) / 2 - Math.sqrt(((xx - yy) / 2) ** 2 + xy * xy);
+    }
+  }
+  return { cell: CLUTTER_CELL, cols, rows, data };
 }
 
 /**
@@ -556,7 +602,8 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const long = Math.max(img.width, img.height);
   const { gray, color } = toPlanes(img, 1.2);
   const smooth = blurPlane(gray, 1);
-  const segments = detectSegments(smooth, gradient(smooth), { threshold: 0.008, minLength: Math.round(0.03 * long) });
+  const grad = gradient(smooth);
+  const segments = detectSegments(smooth, grad, { threshold: 0.008, minLength: Math.round(0.03 * long) });
   const first = estimateCamera(segments, img.width, img.height);
   const fromVp = first.fromVp;
   let camera = first.camera;
@@ -593,5 +640,6 @@ export function analyseRoom(img: RgbImage): RoomModel {
     sun,
     counters,
     obstacles,
+    clutter: measureClutter(grad, img.width, img.height),
   };
 }

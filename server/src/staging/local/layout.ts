@@ -161,6 +161,26 @@ function silhouette(room: RoomModel, p: Placement): ImageBox[] | null {
   return back && front && [back, front];
 }
 
+/** Clutter (analyze.ts) above which a cell of the photo shows a thing with edges every way: a light fitting, a plant. */
+const FITTING_CLUTTER = 3e-4;
+
+/**
+ * Whether a pendant, from its shade up to the ceiling, would hang before something the photo
+ * shows (the room's own light fitting above the table): a second lamp on the first reads as a
+ * paste-up.
+ */
+function showsFitting(room: RoomModel, p: Placement): boolean {
+  const box = partImageBox(room, p, p.size.d, room.box.ceiling - p.lift);
+  if (!box) return false;
+  const { cell, cols, rows, data } = room.clutter;
+  const c0 = Math.max(0, Math.floor(box.u0 / cell));
+  const c1 = Math.min(cols - 1, Math.floor(box.u1 / cell));
+  const r0 = Math.max(0, Math.floor(box.v0 / cell));
+  const r1 = Math.min(rows - 1, Math.floor(box.v1 / cell));
+  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (data[r * cols + c]! > FITTING_CLUTTER) return true;
+  return false;
+}
+
 function openingImageBox(room: RoomModel, o: Opening): ImageBox {
   const at = (a: number, y: number) => wallPoint(room.box, o.wall, a, y);
   let u0 = Infinity;
@@ -216,6 +236,7 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   if (box.u0 < sideMargin || box.u1 > W - sideMargin || box.v0 < 0.01 * H) return 'out of frame';
   // A chair in the foreground may be cut by the frame's bottom edge, as a photographer leaves it; its seat stays in.
   if (p.foreground ? box.v0 > 0.8 * H || box.v1 > 1.03 * H : box.v1 > (p.kind === 'rug' ? 1 : 0.985) * H) return 'out of frame';
+  if (p.kind === 'pendant' && showsFitting(room, p)) return 'before a light fitting';
   if (p.foreground) {
     // Much nearer than the sofa, it towers over the group it belongs to.
     const sofa = placed.find((q) => q.kind === 'sofa');
@@ -524,6 +545,8 @@ function placeGroup(room: RoomModel, group: Group, frame: { x: number; z: number
     }
     if (!ok) {
       if (wanted.kind === group.anchor) return null;
+      // The room's own light fitting hangs where the pendant would: it serves the table as well.
+      if (wanted.kind === 'pendant' && showsFitting(room, place(frame, wanted, wanted.along * mirror, style))) score += wanted.weight;
       continue;
     }
     placed.push(ok);
