@@ -40,7 +40,7 @@ for (const demo of demos) {
 
 // Style cards: one room in every style, cropped to the card's 4:3 around where the engine puts
 // the living-room group in this photo (the plain left wall), so the furniture fills the card.
-const CARD_CROP = { left: 300, top: 450, width: 1100, height: 825 };
+const CARD_CROP = { left: 280, top: 360, width: 1280, height: 960 };
 for (const style of STYLES) {
   const staged = await stage('dining-before', style, 'living_room');
   const card = await sharp(staged).extract(CARD_CROP).resize({ width: 800, height: 600 }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
