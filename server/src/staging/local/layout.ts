@@ -76,8 +76,10 @@ export function polygonsOverlap(a: Pt[], b: Pt[], gap = 0): boolean {
 export function openingZone(room: RoomModel, o: Opening): Pt[] {
   const depth = o.kind === 'window' ? 0.4 : o.passage ? 0.6 : 0.9;
   const { left, right, back } = room.box;
-  const a = o.from - 0.1;
-  const b = o.to + 0.1;
+  // Beside a door its casing, and a hand's width of wall before the next piece.
+  const margin = o.kind === 'door' ? 0.2 : 0.1;
+  const a = o.from - margin;
+  const b = o.to + margin;
   if (o.wall === 'left') return [[left, a], [left + depth, a], [left + depth, b], [left, b]];
   if (o.wall === 'right') return [[right - depth, a], [right, a], [right, b], [right - depth, b]];
   return [[a, back - depth], [b, back - depth], [b, back], [a, back]];
