@@ -1,5 +1,6 @@
 /**
- * Renders every fixture photo in every style (living room), a debug overlay of the estimated
+ * Renders every fixture photo in every style (living room; with them the empty room given to a
+ * generative model, which the engine was not tuned on), a debug overlay of the estimated
  * geometry per photo, sample renders of a synthetic empty bedroom and kitchen (no real photo of
  * those is among the fixtures), a contact sheet of it all (the photo before, then each style,
  * then the overlay), and the portrait living room staged beside a generative model's staging of
@@ -31,6 +32,13 @@ const sources: Array<{ name: string; bytes: Buffer; roomType: RoomType }> = read
   .filter((f) => f.endsWith('.jpg'))
   .sort()
   .map((f) => ({ name: basename(f, '.jpg'), bytes: readFileSync(join(dir, f)), roomType }));
+// The empty room a generative model was given (its answers are fixtures of the structure lock):
+// a photo the engine was not tuned on, shot from low down.
+sources.push({
+  name: 'empty-room-pruna-before',
+  bytes: readFileSync(join(dir, '../generative/empty-room-pruna-before.jpg')),
+  roomType,
+});
 // Sample renders: a synthetic empty bedroom and kitchen, made by the engine's own room renderer.
 const bedroom = renderSyntheticRoom(SAMPLE_BEDROOM);
 const kitchen = renderSyntheticRoom(SAMPLE_KITCHEN);
