@@ -89,7 +89,11 @@ describe("a stager's layout on the fixture photos", () => {
         const toTable = Math.atan2(table.x - chair!.x, table.z - chair!.z);
         expect(Math.abs(Math.atan2(Math.sin(toTable - chair!.yaw), Math.cos(toTable - chair!.yaw))), `${name} ${style}`).toBeLessThan(0.05);
         // Seen from its side or front, never square from behind.
-        expect((fx * -chair!.x + fz * -chair!.z) / Math.hypot(chair!.x, chair!.z), `${name} ${style}`).toBeGreaterThanOrEqual(-0.5);
+        const toCamera = (fx * -chair!.x + fz * -chair!.z) / Math.hypot(chair!.x, chair!.z);
+        expect(toCamera, `${name} ${style}`).toBeGreaterThanOrEqual(-0.5);
+        // Where the floor allows, from its side: the Pruna room has room by its window for that
+        // (the open-plan room's only places show a little of the back).
+        if (name.includes('pruna')) expect(toCamera, `${name} ${style}`).toBeGreaterThan(-0.1);
       }
     }
     // Other room types keep their own groups.

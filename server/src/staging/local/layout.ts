@@ -623,6 +623,9 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
   return chosen;
 }
 
+/** What a foreground chair turned fully away from the camera costs, as metres off its ideal distance. */
+const BACK_VIEW_COST = 1.5;
+
 /** How far a chair that closes the group stands from the middle of its table, ideally (metres). */
 const CLOSING_DISTANCE = 1.45;
 
@@ -652,11 +655,14 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
       if (reach < table.size.d / 2 + size.d / 2 + 0.35 || reach > CLOSING_DISTANCE + 0.6) continue;
       // Across the group from an armchair already there, not beside it.
       const crowded = placed.some((q) => q.kind === 'armchair' && Math.hypot(q.x - x, q.z - z) < 1.4);
-      const cost = Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0);
-      if (best && cost >= best.cost) continue;
       const yaw = Math.atan2(table.x - x, table.z - z);
+      // How squarely it faces the camera (1) or turns its back (-1).
+      const facing = (Math.sin(yaw) * -x + Math.cos(yaw) * -z) / Math.hypot(x, z);
       // Turned to the table from beside it, so the camera sees its side: from in front of the table it shows its back, a blank block.
-      if ((Math.sin(yaw) * -x + Math.cos(yaw) * -z) / Math.hypot(x, z) < -0.5) continue;
+      if (facing < -0.5) continue;
+      // Of the places left, one showing its front or side beats one showing more of its back.
+      const cost = Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0) + BACK_VIEW_COST * Math.max(0, -facing);
+      if (best && cost >= best.cost) continue;
       const p: Placement = { kind: 'armchair', x, z, yaw, size, lift: 0, foreground: true };
       if (violation(room, p, placed)) continue;
       // A low table may be half behind the chair, as it is from a seat in the room.
