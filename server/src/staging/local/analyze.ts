@@ -443,34 +443,35 @@ function framedWindows(cam: Camera, box: RoomBox, wall: WallId, uprights: Uprigh
     return p.depth >= 0.3 && sampleColor(c, p.u, p.v, tmp) ? [tmp[0], tmp[1], tmp[2]] : null;
   };
   // Both sides of a window are wall (not the window beside it, nor a door).
-  const wallBeside = (a: number, bottom: number, top: number): boolean => {
-    let n = 0;
-    let plain = 0;
-    for (let y = bottom + 0.1; y < top - 0.05; y += 0.1) {
-      const s = at(a, y);
-      if (!s) continue;
-      n++;
-      if (colorDist(s, wallColor) < 0.1) plain++;
-    }
-    return n > 0 && plain >= 0.7 * n;
+  const plainWall = (side: Array<Vec3 | null>): boolean => {
+    const seen = side.filter((v): v is Vec3 => v !== null);
+    return seen.length > 0 && seen.filter((v) => colorDist(v, wallColor) < 0.1).length >= 0.7 * seen.length;
   };
   const framed = (from: number, to: number, bottom: number, top: number): boolean => {
-    if (!wallBeside(from - 0.15, bottom, top) || !wallBeside(to + 0.15, bottom, top)) return false;
+    const heights: number[] = [];
+    for (let y = bottom + 0.1; y < top - 0.05; y += 0.1) heights.push(y);
+    const left = heights.map((y) => at(from - 0.15, y));
+    const right = heights.map((y) => at(to + 0.15, y));
+    if (!plainWall(left) || !plainWall(right)) return false;
+    // The wall beside the window at each height: the inside is compared with it there.
+    const refs = heights.map((_, k): Vec3 | null => {
+      const l = left[k];
+      const r = right[k];
+      return l && r ? [(l[0] + r[0]) / 2, (l[1] + r[1]) / 2, (l[2] + r[2]) / 2] : (l ?? r ?? null);
+    });
     let differs = 0;
     let samples = 0;
     let plainRun = 0;
     for (let a = from + BIN / 2; a < to; a += BIN) {
       let columnDiffers = 0;
       let column = 0;
-      for (let y = bottom + 0.1; y < top - 0.05; y += 0.1) {
-        const inside = at(a, y);
-        const l = at(from - 0.15, y);
-        const r = at(to + 0.15, y);
-        if (!inside || (!l && !r)) continue;
-        const ref: Vec3 = l && r ? [(l[0] + r[0]) / 2, (l[1] + r[1]) / 2, (l[2] + r[2]) / 2] : (l ?? r)!;
+      heights.forEach((y, k) => {
+        const ref = refs[k];
+        const inside = ref && at(a, y);
+        if (!ref || !inside) return;
         column++;
         if (colorDist(inside, ref) > WINDOW_CONTRAST) columnDiffers++;
-      }
+      });
       if (!column) return false;
       samples += column;
       differs += columnDiffers;
