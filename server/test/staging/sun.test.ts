@@ -4,6 +4,7 @@ import { pieceSize } from '../../src/staging/local/furniture.ts';
 import type { Placement } from '../../src/staging/local/layout.ts';
 import { buildScene } from '../../src/staging/local/render.ts';
 import { computeRoomShadows, ShadeGrid } from '../../src/staging/local/shadows.ts';
+import { leavesThrough, sunThrough } from '../../src/staging/local/sun.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { DEFAULT_SYNTHETIC, renderSyntheticRoom, syntheticCamera } from '../../src/staging/local/synthetic.ts';
 import type { Vec3 } from '../../src/staging/local/vec.ts';
@@ -85,5 +86,27 @@ describe('the sun, from the patches it leaves on the floor', () => {
     const beside: [number, number] = [chair.x - 0.7, chair.z + 0.6];
     expect(inSun(...beside)).toBe(true);
     expect(shadows.floor.at(...beside)).toBeGreaterThan(0.9);
+  });
+
+  it('fades in over the penumbra a window frame casts, not in one step', () => {
+    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+    const window = { wall: 'back' as const, kind: 'window' as const, ...ROOM.window, daylight: true };
+    // Points 0.3 m up, 2.5 m from the back wall, along the sun, whose ray meets the wall `off` metres inside the window's left edge.
+    const t = 2.5 / SUN[2];
+    const at = (off: number) => sunThrough(box, [window], ROOM.window.from + off - SUN[0] * t, 0.3, ROOM.back - 2.5, SUN);
+    expect(at(0)).toBeCloseTo(0.5, 5);
+    expect(at(0.1)).toBe(1);
+    expect(at(-0.1)).toBe(0);
+    // The sun's disc, half a degree, spreads the edge over about 0.0093 of the distance (3.2 m here) either way.
+    expect(at(0.008)).toBeGreaterThan(0.6);
+    expect(at(0.008)).toBeLessThan(0.95);
+    expect(at(-0.008)).toBeGreaterThan(0.05);
+    // Rising steadily through it.
+    const steps = Array.from({ length: 21 }, (_, k) => at(-0.02 + k * 0.002));
+    for (let k = 1; k < steps.length; k++) expect(steps[k]!).toBeGreaterThanOrEqual(steps[k - 1]!);
+    expect(Math.max(...steps.slice(1).map((s, k) => s - steps[k]!))).toBeLessThan(0.2);
+    // Where the ray leaves by the window, the yes-or-no test used for the floor agrees.
+    expect(leavesThrough(box, [window], ROOM.window.from + 0.01 - SUN[0] * t, ROOM.back - 2.5, SUN, 0, 0.3)).toBe(true);
+    expect(leavesThrough(box, [window], ROOM.window.from - 0.01 - SUN[0] * t, ROOM.back - 2.5, SUN, 0, 0.3)).toBe(false);
   });
 });

@@ -12,7 +12,7 @@ import { blurInWindow, blurWindow } from './lines.ts';
 import { emptyLayer, rasterize, rasterizeInto, type Fragment, type RenderLayer, type Shader } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
 import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type ShadowCaster } from './shadows.ts';
-import { leavesThrough, patchBrightness } from './sun.ts';
+import { patchBrightness, sunThrough } from './sun.ts';
 import { ROLES, type Role, type StyleDef } from './styles.ts';
 import { normalize, smoothstep, type Vec3 } from './vec.ts';
 
@@ -250,8 +250,9 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
     if (sun && f.py >= 0.05) {
       const { dir, white, windows } = sun.light;
       const ns = nx * dir[0] + ny * dir[1] + nz * dir[2];
-      if (ns > 0 && leavesThrough(box, windows, f.px, f.pz, dir, 0, f.py)) {
-        const k = ns * sun.map.visibility(f.px, f.py, f.pz, nx, ny, nz);
+      const through = ns > 0 ? sunThrough(box, windows, f.px, f.py, f.pz, dir) : 0;
+      if (through > 0) {
+        const k = ns * through * sun.map.visibility(f.px, f.py, f.pz, nx, ny, nz);
         r += tex[0] * white[0] * k;
         g += tex[1] * white[1] * k;
         b += tex[2] * white[2] * k;

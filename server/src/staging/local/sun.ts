@@ -1,7 +1,7 @@
 import type { Opening } from './analyze.ts';
 import type { RoomBox } from './roombox.ts';
 import type { ShadeGrid } from './shadows.ts';
-import { clamp, type Vec3 } from './vec.ts';
+import { clamp, smoothstep, type Vec3 } from './vec.ts';
 
 /** Floor this much brighter than the floor's median is in the sun; below EVEN it is not. */
 export const SUNLIT = 1.35;
@@ -101,21 +101,47 @@ function edgeContrast({ nu, nv, factor }: ShadeGrid): number {
 }
 
 /**
+ * Where the ray from point (x, y, z) towards `d` meets the wall of opening `o`: how far along the
+ * ray (Infinity when it runs away from that wall) and how far inside the opening's outline, in
+ * metres (negative outside).
+ */
+function exitThrough(box: RoomBox, o: Opening, x: number, y: number, z: number, d: Vec3): { t: number; inside: number } {
+  let t: number;
+  if (o.wall === 'back') t = d[2] > 1e-6 ? (box.back - z) / d[2] : Infinity;
+  else if (o.wall === 'left') t = d[0] < -1e-6 ? (box.left - x) / d[0] : Infinity;
+  else t = d[0] > 1e-6 ? (box.right - x) / d[0] : Infinity;
+  if (!Number.isFinite(t)) return { t, inside: -Infinity };
+  const along = o.wall === 'back' ? x + d[0] * t : z + d[2] * t;
+  const h = y + d[1] * t;
+  return { t, inside: Math.min(along - o.from, o.to - along, h - o.bottom, o.top - h) };
+}
+
+/**
  * Whether the ray from point (x, y, z) (on the floor unless `y` is given) towards `d` leaves the
  * room box through one of the openings, each grown by `margin` metres.
  */
 export function leavesThrough(box: RoomBox, openings: Opening[], x: number, z: number, d: Vec3, margin = 0, y = 0): boolean {
+  return openings.some((o) => exitThrough(box, o, x, y, z, d).inside > -margin);
+}
+
+/** The sun's apparent diameter in radians: how fast the edge of its light through a window widens with distance. */
+const SUN_DIAMETER = 0.0093;
+
+/**
+ * The share of the sun's disc seen from (x, y, z) through the openings: 1 well inside the patch
+ * a window lets in, 0 outside, with the penumbra a window frame casts in between (a centimetre or
+ * two across a room). A yes or no here is decided once per pixel and drew the edge of the sun
+ * across a sofa's cushions as a pixel staircase.
+ */
+export function sunThrough(box: RoomBox, openings: Opening[], x: number, y: number, z: number, d: Vec3): number {
+  let share = 0;
   for (const o of openings) {
-    let t: number;
-    if (o.wall === 'back') t = d[2] > 1e-6 ? (box.back - z) / d[2] : Infinity;
-    else if (o.wall === 'left') t = d[0] < -1e-6 ? (box.left - x) / d[0] : Infinity;
-    else t = d[0] > 1e-6 ? (box.right - x) / d[0] : Infinity;
+    const { t, inside } = exitThrough(box, o, x, y, z, d);
     if (!Number.isFinite(t)) continue;
-    const along = o.wall === 'back' ? x + d[0] * t : z + d[2] * t;
-    const h = y + d[1] * t;
-    if (along > o.from - margin && along < o.to + margin && h > o.bottom - margin && h < o.top + margin) return true;
+    const half = Math.max(0.004, (SUN_DIAMETER * t) / 2);
+    share = Math.max(share, smoothstep(-half, half, inside));
   }
-  return false;
+  return share;
 }
 
 /** How much brighter the photo's sun patches are than the floor's median: the sun's strength on the floor. */
