@@ -216,6 +216,64 @@ describe('rugs', () => {
   });
 });
 
+describe('upholstery', () => {
+  const lum = (c: Vec3) => 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  const sofa = prepare(STYLE_DEFS.modern.materials.upholstery!);
+  const PIXEL = 0.005;
+  const N = 40;
+  /** A 20 cm patch of a seat's luminance at 5 mm a pixel: each pixel the mean of 25 points in it (as a camera records), or shaded once with the pixel's size. */
+  function patch(mode: 'camera' | 'shaded'): number[] {
+    const c: Vec3 = [0, 0, 0];
+    const img: number[] = [];
+    for (let j = 0; j < N; j++) {
+      for (let i = 0; i < N; i++) {
+        if (mode === 'shaded') {
+          albedo(sofa, 0.3 + i * PIXEL, 0.45, 0.2 + j * PIXEL, 99, c, 1, PIXEL);
+          img.push(lum(c));
+          continue;
+        }
+        let sum = 0;
+        for (let a = 0; a < 5; a++) {
+          for (let b = 0; b < 5; b++) {
+            albedo(sofa, 0.3 + (i + a / 5) * PIXEL, 0.45, 0.2 + (j + b / 5) * PIXEL, 99, c);
+            sum += lum(c);
+          }
+        }
+        img.push(sum / 25);
+      }
+    }
+    return img;
+  }
+  /** Grain: each pixel against the mean of the 5 by 5 around it, as a share of the mean tone. */
+  function grain(img: number[]): number {
+    let sq = 0;
+    let mean = 0;
+    let n = 0;
+    for (let j = 2; j < N - 2; j++) {
+      for (let i = 2; i < N - 2; i++) {
+        let box = 0;
+        for (let a = -2; a <= 2; a++) for (let b = -2; b <= 2; b++) box += img[(j + b) * N + i + a]!;
+        sq += (img[j * N + i]! - box / 25) ** 2;
+        mean += img[j * N + i]!;
+        n++;
+      }
+    }
+    return Math.sqrt(sq / n) / (mean / n);
+  }
+
+  it("shows a weave's grain at a listing photo's 5 mm a pixel, not a smooth moulding", () => {
+    expect(grain(patch('camera'))).toBeGreaterThan(0.05);
+  });
+
+  it('shaded once a pixel, has the grain a camera would record there, not sparkling finer noise', () => {
+    const camera = grain(patch('camera'));
+    const shaded = grain(patch('shaded'));
+    expect(shaded).toBeGreaterThan(camera * 0.85);
+    expect(shaded).toBeLessThan(camera * 1.15);
+    expect(patch('shaded')).toEqual(patch('shaded'));
+  });
+});
+
 describe('compositing a smooth gradient', () => {
   it('leaves no output level unused, whatever the grade (no banding), and does it the same way every time', () => {
     const width = 512;

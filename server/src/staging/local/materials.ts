@@ -62,10 +62,11 @@ export function prepare(m: Material): PreparedMaterial {
 
 /**
  * Procedural albedo (linear) at a local position, in metres, on a surface facing texture axis
- * `face` (raster.ts Fragment.face; 1, up, where unknown). Textures are kept at scales a listing
+ * `face` (raster.ts Fragment.face; 1, up, where unknown), seen at `pixel` metres a pixel (0: a
+ * point, every scale of the texture). Textures are kept at scales a listing
  * photo resolves (centimetres and up) so they read as material, not as noise.
  */
-export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3, face = 1): void {
+export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3, face = 1, pixel = 0): void {
   const { m, c1, c2 } = pm;
   switch (m.kind) {
     case 'wood':
@@ -87,15 +88,21 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
     case 'fabric':
     case 'linen': {
       // Woven cloth: a broad mottle, slubs along the weft (local X, along a sofa's length), and
-      // yarns of slightly different shade a few millimetres apart, which a photo shows as grain.
-      const mottle = fbm3(x * 6, y * 6, z * 6, seed, 2) - 0.5;
-      const slub = noise3(x * 30, y * 260, z * 260, seed + 3) - 0.5;
-      const yarn = noise3(x * 400, y * 400, z * 400, seed + 1) - 0.5;
-      // Heathered yarn: fibres of two shades spun together, blotched at half a centimetre, the
-      // finest grain a listing photo of a sofa resolves (the yarns themselves are below a pixel).
-      const heather = noise3(x * 150, y * 150, z * 150, seed + 5) - 0.5;
+      // yarns of slightly different shade a few millimetres apart. Shaded once a pixel, a grain
+      // finer than the pixel would sparkle as noise, so each scale fades out as the pixel
+      // (`pixel`, metres on the surface) grows from half its size to one and a half times it:
+      // what a camera averages away.
       const linen = m.kind === 'linen';
-      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + heather * 0.14;
+      const fine = (f: number) => (pixel > 0 ? 1 - smoothstep(0.5, 1.5, f * pixel) : 1);
+      const mottle = fbm3(x * 6, y * 6, z * 6, seed, 2) - 0.5;
+      const slub = (noise3(x * 30, y * 260, z * 260, seed + 3) - 0.5) * fine(260);
+      const yarn = (noise3(x * 400, y * 400, z * 400, seed + 1) - 0.5) * fine(400);
+      // Heathered yarn, fibres of two shades spun together (blotched at half a centimetre), and
+      // the nubs and loops of an upholstery weave (under a centimetre): at a listing photo's 3-6 mm a
+      // pixel these are the grain that tells cloth from a smooth moulding. Bedding is smoother.
+      const heather = (noise3(x * 150, y * 150, z * 150, seed + 5) - 0.5) * fine(150);
+      const nub = linen ? 0 : (noise3(x * 110, y * 110, z * 110, seed + 9) - 0.5) * fine(110) * 0.67 + (noise3(x * 223, y * 223, z * 223, seed + 10) - 0.5) * fine(223) * 0.33;
+      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + heather * (linen ? 0.14 : 0.3) + nub * 0.6;
       out[0] = c1[0] * k;
       out[1] = c1[1] * k;
       out[2] = c1[2] * k;

@@ -203,7 +203,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
         tex[2] *= 0.5;
       }
     } else {
-      albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex, f.face);
+      albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex, f.face, vl / cam.p.focal);
     }
     if (ndv < 0) {
       // Seen from behind (thin parts): light the visible side.
