@@ -201,6 +201,27 @@ describe('rugs', () => {
     expect(sat(c)).toBeLessThan(sat(red.c1) - 0.05);
   });
 
+  it('of the traditional kind change shade in bands along their length, as wool dyed in batches does (abrash)', () => {
+    const m = STYLE_DEFS.traditional.materials.rug;
+    const plain = prepare({ ...m, color2: m.color, color3: m.color, half: [1.2, 0.85] });
+    const c: Vec3 = [0, 0, 0];
+    // Strips across the rug, 5 cm wide, every 10 cm along its length (X, the longer side).
+    const strips = Array.from({ length: 19 }, (_, i) => {
+      let sum = 0;
+      for (let j = 0; j < 100; j++) {
+        albedo(plain, -0.9 + i * 0.1 + (j % 5) * 0.01, 0.01, -0.5 + Math.floor(j / 5) * 0.05, 7, c);
+        sum += lum(c);
+      }
+      return sum / 100;
+    });
+    expect(Math.max(...strips) / Math.min(...strips)).toBeGreaterThan(1.08);
+    const again = prepare({ ...m, color2: m.color, color3: m.color, half: [1.2, 0.85] });
+    albedo(again, 0.31, 0.01, 0.2, 7, c);
+    const first = [...c];
+    albedo(again, 0.31, 0.01, 0.2, 7, c);
+    expect(c).toEqual(first);
+  });
+
   it('are darker at their edge than in their field', () => {
     const pm = prepare({ kind: 'rug', color: [0.6, 0.6, 0.6], spec: 0, shininess: 1, pattern: 2, half: [1.2, 0.85] });
     const mean = (x: number) => {

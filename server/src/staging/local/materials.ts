@@ -301,39 +301,52 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
   const az = Math.abs(z);
   let t = 0;
   let u = 0;
+  let abrash = 1;
   switch (m.pattern ?? 0) {
     case 1: {
-      // Traditional (Persian-like): guard stripes, a border of small diamonds, a central
-      // medallion with petals, and a field lattice of small flowers, all a little worn.
+      // Traditional (Persian-like): guard stripes, a border with a vine meandering between
+      // rosettes, a central medallion with petals, and a field of small motifs repeated in
+      // offset rows (herati-like), each knotted a little differently. A lattice of lines across
+      // the field read as printed vinyl: a rug's design is dense, small and irregular.
       const [hx, hz] = m.half ?? [1, 1];
       const edge = Math.min(hx - ax, hz - az);
       const along = hx - ax < hz - az ? z : x;
       const wear = fbm3(x * 4, 0, z * 4, seed + 3, 2);
       if (edge < 0.035) t = 1;
-      else if (edge < 0.05) u = 0.9;
+      else if (edge < 0.05) u = 0.8;
       else if (edge < 0.17) {
-        const cell = ((along * 9) % 1 + 1) % 1;
-        const dm = Math.abs(cell - 0.5) + Math.abs((edge - 0.11) / 0.12);
+        // The border: the vine's stem weaves across the band; a rosette sits in each bend.
         t = 1;
-        u = dm < 0.32 ? 0.85 : dm < 0.4 ? 0.25 : 0;
-      } else if (edge < 0.19) u = 0.9;
+        const phase = along / 0.16;
+        if (Math.abs(edge - 0.11 - 0.035 * Math.sin(phase * 2 * Math.PI)) < 0.009) u = 0.75;
+        // Bends at phase 0.25, 0.75, ...; the rosette sits inside each, across from the stem's crest.
+        const k = Math.round((phase - 0.25) * 2);
+        const inside = k % 2 === 0 ? -1 : 1;
+        const r = Math.hypot((phase - 0.25 - k / 2) * 0.16, edge - 0.11 - 0.03 * inside);
+        if (r < 0.022) {
+          t = r < 0.009 ? 0 : 0.15;
+          u = r < 0.009 ? 0.8 : 0;
+        }
+      } else if (edge < 0.19) u = 0.8;
       else if (edge < 0.21) t = 1;
       else {
-        const r = Math.hypot(x / (hx * 0.55), z / (hz * 0.55));
+        const rad = Math.hypot(x / (hx * 0.55), z / (hz * 0.55));
         const petal = Math.cos(Math.atan2(z, x) * 8) * 0.07;
-        if (r < 0.16 + petal * 0.5) u = 0.9;
-        else if (r < 0.34 + petal) t = 1;
-        else if (r < 0.38 + petal) u = 0.7;
+        if (rad < 0.16 + petal * 0.5) u = 0.85;
+        else if (rad < 0.34 + petal) t = 0.95;
+        else if (rad < 0.38 + petal) u = 0.65;
         else {
-          const gx = ((x * 5) % 1 + 1) % 1 - 0.5;
-          const gz = ((z * 5) % 1 + 1) % 1 - 0.5;
-          const flower = Math.hypot(gx, gz);
-          t = flower < 0.12 ? 0.7 : 0;
-          u = flower < 0.05 || Math.abs(Math.abs(gx) - Math.abs(gz)) < 0.03 ? 0.35 : 0;
+          const m0 = fieldMotif(x, z, seed);
+          t = m0.t;
+          u = m0.u;
         }
       }
       t *= 0.85 + 0.3 * wear;
       u *= 0.8 + 0.3 * wear;
+      // Abrash: wool dyed in batches, so the field's ground changes shade in bands across the
+      // rug's length as the weaver moved on to the next batch.
+      const length = hx > hz ? x : z;
+      abrash = 1 + (fbm3(length * 1.6, 0, 0, seed + 41, 2) - 0.5) * 0.22;
       break;
     }
     case 2: {
@@ -366,7 +379,10 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
       t = weave * 0.25;
     }
   }
-  mix3(c1, c2, clamp(t, 0, 1), out);
+  out[0] = c1[0] * abrash;
+  out[1] = c1[1] * abrash;
+  out[2] = c1[2] * abrash;
+  mix3(out, c2, clamp(t, 0, 1), out);
   if (u > 0) mix3(out, c3, clamp(u, 0, 1), out);
   const lum = 0.2126 * out[0] + 0.7152 * out[1] + 0.0722 * out[2];
   // The pile rolls over at the rug's edge and its binding is in shade: a thin darker rim.
@@ -375,6 +391,37 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
   out[0] = (lum + (out[0] - lum) * RUG_SATURATION) * k;
   out[1] = (lum + (out[1] - lum) * RUG_SATURATION) * k;
   out[2] = (lum + (out[2] - lum) * RUG_SATURATION) * k;
+}
+
+/** Spacing of a traditional rug's field motifs (metres). */
+const MOTIF = 0.2;
+
+/**
+ * One motif of a traditional rug's field at rug-local (x, z): a rosette of the third colour
+ * ringed in the second, four leaves pointing to the neighbouring motifs, alternate rows offset
+ * by half a motif. Each motif's leaves take the second or third colour and its tone varies, as
+ * knotted by hand. Returns the mix towards the second (t) and third (u) colours.
+ */
+function fieldMotif(x: number, z: number, seed: number): { t: number; u: number } {
+  const row = Math.floor(z / MOTIF);
+  const shift = row % 2 === 0 ? 0 : 0.5;
+  const col = Math.floor(x / MOTIF + shift);
+  const gx = x / MOTIF + shift - col - 0.5;
+  const gz = z / MOTIF - row - 0.5;
+  const r = Math.hypot(gx, gz);
+  const pick = hash3(col, row, 5, seed);
+  const tone = 0.8 + 0.35 * hash3(col, row, 6, seed);
+  if (r < 0.06) return { t: 0, u: 0.75 * tone };
+  if (r < 0.16) return { t: 0.85 * tone, u: 0 };
+  // Leaves along the diagonals: lens-shaped, widest halfway out.
+  const a = (Math.abs(gx) + Math.abs(gz)) / Math.SQRT2;
+  const b = Math.abs(Math.abs(gx) - Math.abs(gz)) / Math.SQRT2;
+  const s = (a - 0.18) / 0.3;
+  if (s > 0 && s < 1 && b < 0.11 * Math.sin(s * Math.PI)) return pick < 0.3 ? { t: 0, u: 0.45 * tone } : { t: 0.7 * tone, u: 0 };
+  // A small blossom where four motifs' leaves meet, and a fine tendril along each diagonal.
+  if (Math.hypot(Math.abs(gx) - 0.5, Math.abs(gz) - 0.5) < 0.05) return { t: 0, u: 0.4 * tone };
+  if (b < 0.018 + 0.012 * Math.sin(a * 40)) return { t: 0.45, u: 0 };
+  return { t: 0, u: 0 };
 }
 
 /** Wall art: framed canvases whose picture depends on the style. x, y in canvas metres. */
