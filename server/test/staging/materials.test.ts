@@ -222,6 +222,36 @@ describe('rugs', () => {
     expect(c).toEqual(first);
   });
 
+  it('of the modern kind repeat a trellis in two tones, so the steps read as a design, not as a stain or a shadow', () => {
+    const pm = prepare({ ...STYLE_DEFS.modern.materials.rug, half: [1.2, 0.85] });
+    const c: Vec3 = [0, 0, 0];
+    // Luminance along a line across the rug's field, 1 cm a step, each the mean of 1 cm square.
+    const line = Array.from({ length: 150 }, (_, i) => {
+      let sum = 0;
+      for (let k = 0; k < 4; k++) {
+        albedo(pm, -0.75 + i * 0.01 + (k % 2) * 0.005, 0.01, 0.13 + Math.floor(k / 2) * 0.005, 7, c);
+        sum += lum(c);
+      }
+      return sum / 4;
+    });
+    expect(Math.max(...line) / Math.min(...line)).toBeGreaterThan(1.12);
+    // It comes back every 36 cm: the tone one period on follows the tone here.
+    const mean = line.reduce((a, b) => a + b) / line.length;
+    const d = line.map((v) => v - mean);
+    const corr = (lag: number) => {
+      let ab = 0;
+      let aa = 0;
+      let bb = 0;
+      for (let i = 0; i + lag < d.length; i++) {
+        ab += d[i]! * d[i + lag]!;
+        aa += d[i]! ** 2;
+        bb += d[i + lag]! ** 2;
+      }
+      return ab / Math.sqrt(aa * bb);
+    };
+    expect(corr(36)).toBeGreaterThan(0.5);
+  });
+
   it('are darker at their edge than in their field', () => {
     const pm = prepare({ kind: 'rug', color: [0.6, 0.6, 0.6], spec: 0, shininess: 1, pattern: 2, half: [1.2, 0.85] });
     const mean = (x: number) => {

@@ -280,11 +280,6 @@ function pile(x: number, z: number, seed: number): number {
   );
 }
 
-/** How far inside a disc of radius `r` whose outline wanders by `wander` an offset (dx, dz) from its centre is, with a soft 1 cm edge. */
-function insideDisc(dx: number, dz: number, r: number, wander: number): number {
-  return 1 - smoothstep(-0.005, 0.005, Math.hypot(dx, dz) - r + wander);
-}
-
 /** Dyed wool reads less saturated than its dye: the fibres' sheen and the light scattered between them. */
 const RUG_SATURATION = 0.75;
 
@@ -350,19 +345,15 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
       break;
     }
     case 2: {
-      // Modern: a hand-tufted abstract of two large discs of the second colour, overlapping and
-      // running off the rug's sides, one outlined in the third: shapes a designer drew, where
-      // random blobs read as camouflage, and no straight lines, which on a tiled floor read as
-      // its grout showing through. Outlines wander like tufting; the yarn is heathered.
-      const [hx, hz] = m.half ?? [1, 1];
-      const side = Math.min(hx, hz);
-      const flip = hash3(1, 2, 3, seed) < 0.5 ? 1 : -1;
-      const wander = (noise3(x * 7, 0, z * 7, seed + 31) - 0.5) * 0.04;
-      const a = insideDisc(x - flip * hx * 0.45, z + hz * 0.3, side * 1.05, wander);
-      const b = insideDisc(x + flip * hx * 0.75, z - hz * 0.65, side * 0.8, wander);
-      t = 0.45 * a + 0.35 * b + (noise3(x * 90, 0, z * 90, seed + 33) - 0.5) * 0.18;
-      // The third colour as a thin ring round the first disc: a small filled one, half under a sofa, read as a stain.
-      u = 0.5 * (insideDisc(x - flip * hx * 0.45, z + hz * 0.3, side * 1.05 + 0.03, wander) - a);
+      // Modern: a trellis (interlocking curved lattice) tufted in the second colour on the
+      // first, a stager's staple. Its lines curve, so none lines up with a tiled floor's grout,
+      // and it repeats, so its tone steps read as design: one large low-contrast shape, a disc
+      // half under the table, read as a stain or a shadow. Outlines wander like tufting.
+      const wander = (noise3(x * 7, 0, z * 7, seed + 31) - 0.5) * 0.03;
+      const cu = Math.abs(Math.cos((Math.PI * x) / TRELLIS));
+      const cv = Math.abs(Math.cos((Math.PI * z) / TRELLIS));
+      const line = Math.abs(cu + cv - 1 + wander);
+      t = 0.75 * (1 - smoothstep(0.06, 0.1, line)) + (noise3(x * 90, 0, z * 90, seed + 33) - 0.5) * 0.18;
       break;
     }
     case 3: {
@@ -395,6 +386,8 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
 
 /** Spacing of a traditional rug's field motifs (metres). */
 const MOTIF = 0.2;
+/** Period of the modern rug's trellis (metres). */
+const TRELLIS = 0.36;
 
 /**
  * One motif of a traditional rug's field at rug-local (x, z): a rosette of the third colour
