@@ -193,7 +193,7 @@ const armchair: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   const fabric = mat('chairFabric');
   if (style.shape === 'rolled') {
-    b.roundedBox([0, 0.28, 0], [w / 2, 0.16, d / 2], 0.03, fabric);
+    b.roundedBox([0, 0.28, 0], [w / 2, 0.16, d / 2], 0.05, fabric);
     b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, fabric, 0.015);
     // A wingback: the back rises to about 1.1 m, and a padded wing on each side sweeps forward
     // from it and curves down into the arm's roll.
@@ -212,7 +212,7 @@ const armchair: Builder = (c, { w, d, h }) => {
       [z0 + 0.08, 0.64],
     ];
     for (const signX of [-1, 1]) {
-      b.roundedBox([signX * (w / 2 - 0.08), 0.45, 0.02], [0.08, 0.2, d / 2 - 0.02], 0.03, fabric);
+      b.roundedBox([signX * (w / 2 - 0.08), 0.45, 0.02], [0.08, 0.2, d / 2 - 0.02], 0.07, fabric);
       b.ellipsoid([signX * (w / 2 - 0.08), 0.64, 0.04], [0.1, 0.06, d / 2 - 0.03], fabric, 6, 12);
       b.panel(signX * (w / 2 - 0.05), wing, 0.045, fabric);
     }
