@@ -40,9 +40,13 @@ function paintBox(img: RgbImage, box: { left: number; top: number; width: number
 const asAnswer = async (img: RgbImage) => decodeImage(await encodeJpeg(img));
 
 beforeAll(async () => {
+  // The minimalist staging: its group stands against the side wall and, with its shadows, changes
+  // under the floor-change limit even once zoomed. The other styles float a larger group in the
+  // middle of this low-camera room; with its rug and shadows that changes 56 % of the visible
+  // floor (the limit is 70 %), and more once an answer is zoomed and resampled.
   const bytes = fixture('generative/empty-room-pruna-before.jpg');
   room = await decodeImage(bytes);
-  staged = await asAnswer((await stageDetailed(bytes, 'modern', 'living_room', new AbortController().signal)).image);
+  staged = await asAnswer((await stageDetailed(bytes, 'minimalist', 'living_room', new AbortController().signal)).image);
 }, 30_000);
 
 /** Largest distance (answer pixels) between where the registration and the truth put five points of the original. */

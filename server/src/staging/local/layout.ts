@@ -493,6 +493,9 @@ function hidesAnchor(room: RoomModel, p: Placement, placed: Placement[], anchor:
   return iw > 0 && ih > 0 && (iw * ih) / Math.max(1, (b.u1 - b.u0) * (b.v1 - b.v0)) > limit;
 }
 
+/** Pieces lower than this (metres) stand below a seat's height: a coffee table, a bench, a pouf. */
+const LOW_PIECE = 0.55;
+
 /** Height of a pendant shade's rim above the floor (over a dining table). */
 const PENDANT_HEIGHT = 1.6;
 
@@ -563,7 +566,10 @@ function placeSlot(room: RoomModel, group: Group, slot: Slot, frame: { x: number
   const options = sides.map((along) => place(frame, slot, along, style)).filter((p) => !violation(room, p, placed));
   // Tall companions go to the far side, where they frame the group instead of hiding it.
   if (FAR_SIDE.includes(slot.kind)) options.sort((a, b) => room.camera.toCamera([b.x, 0, b.z])[2] - room.camera.toCamera([a.x, 0, a.z])[2]);
-  return options.find((p) => !hidesAnchor(room, p, placed, group.anchor) && !standsForward(room, p, placed, group.anchor)) ?? null;
+  // A low piece before the anchor (a coffee table before a sofa facing the camera) may cover its
+  // front up to the seat, as it does in any photo of such a group; a taller one may not.
+  const limit = (p: Placement) => (p.size.h + p.lift < LOW_PIECE ? 0.5 : 0.3);
+  return options.find((p) => !hidesAnchor(room, p, placed, group.anchor, limit(p)) && !standsForward(room, p, placed, group.anchor)) ?? null;
 }
 
 /** The layout of one staging: the best of layoutVariations. */
