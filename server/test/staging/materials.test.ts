@@ -1,8 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
 import { compositeOnto, estimateEdgeBlur } from '../../src/staging/local/composite.ts';
+import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
+import { layoutRoom } from '../../src/staging/local/layout.ts';
 import { blurPlane, type Segment } from '../../src/staging/local/lines.ts';
-import { albedo, leafId, prepare, relief, type Material } from '../../src/staging/local/materials.ts';
-import type { RenderResult } from '../../src/staging/local/render.ts';
+import { albedo, leafId, prepare, relief, toLinear, type Material } from '../../src/staging/local/materials.ts';
+import { renderFurniture, type RenderResult } from '../../src/staging/local/render.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
 import type { Vec3 } from '../../src/staging/local/vec.ts';
@@ -264,6 +269,35 @@ describe('rugs', () => {
       return s / 100;
     };
     expect(mean(1.195)).toBeLessThan(0.85 * mean(1.1));
+  });
+});
+
+describe('a satin wood top seen at a grazing angle', () => {
+  it('keeps its wood colour under the room it reflects', async () => {
+    // The Pruna room's camera stands 0.94 m high: its coffee table's top is seen 8-10 degrees from edge on.
+    const photo = await decodeImage(readFileSync(fileURLToPath(new URL('../fixtures/generative/empty-room-pruna-before.jpg', import.meta.url))));
+    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const { width, height } = fitSize(photo.width, photo.height, 800);
+    const saturation = (c: number[]) => (c[0]! - c[2]!) / (c[0]! + c[1]! + c[2]!);
+    for (const style of ['modern', 'traditional'] as const) {
+      const def = STYLE_DEFS[style];
+      const placed = layoutRoom(room, 'living_room', def);
+      const table = placed.find((p) => p.kind === 'coffeeTable')!;
+      const { layer } = renderFurniture(room, placed, style, def, 'living_room', width, height);
+      // The middle of the top, between the books and the bowl.
+      const q = room.camera.scaled(width, height).project([table.x, table.size.h, table.z]);
+      const c = [0, 0, 0];
+      for (let dv = -1; dv <= 1; dv++) {
+        for (let du = -1; du <= 1; du++) {
+          const i = (Math.floor(q.v) + dv) * width + Math.floor(q.u) + du;
+          for (let k = 0; k < 3; k++) c[k]! += layer.color[i * 3 + k]! / 9;
+        }
+      }
+      // Some of the wood's own saturation survives the white room's sheen: the traditional top
+      // kept a tenth with a mirror's rise in reflection towards the grazing view.
+      expect(saturation(c) / saturation(toLinear(def.materials.top!.color)), style).toBeGreaterThan(0.15);
+    }
   });
 });
 
