@@ -93,15 +93,22 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       // (`pixel`, metres on the surface) grows from half its size to one and a half times it:
       // what a camera averages away.
       const linen = m.kind === 'linen';
-      const fine = (f: number) => (pixel > 0 ? 1 - smoothstep(0.5, 1.5, f * pixel) : 1);
+      // A scale the pixel averages away entirely costs no noise (inline: a closure per sample costs more than the noise).
+      const wSlub = fine(260, pixel);
+      const wYarn = fine(400, pixel);
+      const wHeather = fine(150, pixel);
+      const wNub = linen ? 0 : fine(110, pixel);
+      const wNub2 = linen ? 0 : fine(223, pixel);
       const mottle = fbm3(x * 6, y * 6, z * 6, seed, 2) - 0.5;
-      const slub = (noise3(x * 30, y * 260, z * 260, seed + 3) - 0.5) * fine(260);
-      const yarn = (noise3(x * 400, y * 400, z * 400, seed + 1) - 0.5) * fine(400);
+      const slub = wSlub > 0 ? (noise3(x * 30, y * 260, z * 260, seed + 3) - 0.5) * wSlub : 0;
+      const yarn = wYarn > 0 ? (noise3(x * 400, y * 400, z * 400, seed + 1) - 0.5) * wYarn : 0;
       // Heathered yarn, fibres of two shades spun together (blotched at half a centimetre), and
       // the nubs and loops of an upholstery weave (under a centimetre): at a listing photo's 3-6 mm a
       // pixel these are the grain that tells cloth from a smooth moulding. Bedding is smoother.
-      const heather = (noise3(x * 150, y * 150, z * 150, seed + 5) - 0.5) * fine(150);
-      const nub = linen ? 0 : (noise3(x * 110, y * 110, z * 110, seed + 9) - 0.5) * fine(110) * 0.67 + (noise3(x * 223, y * 223, z * 223, seed + 10) - 0.5) * fine(223) * 0.33;
+      const heather = wHeather > 0 ? (noise3(x * 150, y * 150, z * 150, seed + 5) - 0.5) * wHeather : 0;
+      const nub =
+        (wNub > 0 ? (noise3(x * 110, y * 110, z * 110, seed + 9) - 0.5) * wNub * 0.67 : 0) +
+        (wNub2 > 0 ? (noise3(x * 223, y * 223, z * 223, seed + 10) - 0.5) * wNub2 * 0.33 : 0);
       const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + heather * (linen ? 0.14 : 0.3) + nub * 0.6;
       out[0] = c1[0] * k;
       out[1] = c1[1] * k;
@@ -133,6 +140,15 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       out[2] = c1[2] * k;
     }
   }
+}
+
+/**
+ * How much of a texture scale of `f` cycles a metre survives a pixel `pixel` metres across: all
+ * of it below half a pixel a cycle, none past one and a half (what a camera averages away); a
+ * point (`pixel` 0) keeps every scale.
+ */
+function fine(f: number, pixel: number): number {
+  return pixel > 0 ? 1 - smoothstep(0.5, 1.5, f * pixel) : 1;
 }
 
 /** Width of the boards a top or panel is glued from, in metres. */
