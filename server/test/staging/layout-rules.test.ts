@@ -68,33 +68,31 @@ describe("a stager's layout on the fixture photos", () => {
   });
 
   it("closes the group on the camera's side instead of leaving the foreground empty: an armchair nearer than the coffee table, turned to it from beside it", () => {
-    const cam = (room: RoomModel, p: Placement) => room.camera.toCamera([p.x, 0, p.z])[2];
-    for (const name of ['rooms/empty-open-plan-living-dining.jpg']) {
-      const room = rooms.get(name)!;
-      for (const style of STYLES) {
-        const placed = layoutRoom(room, 'living_room', STYLE_DEFS[style]);
-        const table = placed.find((p) => p.kind === 'coffeeTable')!;
-        const chair = placed.find((p) => p.foreground);
-        // A minimalist room has no armchairs at all: it stays sparse on purpose.
-        if (STYLE_DEFS[style].omit.includes('armchair')) {
-          expect(chair).toBeUndefined();
-          continue;
-        }
-        // The open-plan room measures 3.3 m wide at its camera's height: beside the luxury group's
-        // deeper sofa and table the club chair would stand in the bathroom door's way.
-        if (name.includes('open-plan') && style === 'luxury') continue;
-        expect(chair, `${name} ${style}`).toMatchObject({ kind: 'armchair' });
-        expect(cam(room, chair!)).toBeLessThan(cam(room, table) - 0.6);
-        const [fx, fz] = facing(chair!);
-        const toTable = Math.atan2(table.x - chair!.x, table.z - chair!.z);
-        expect(Math.abs(Math.atan2(Math.sin(toTable - chair!.yaw), Math.cos(toTable - chair!.yaw))), `${name} ${style}`).toBeLessThan(0.05);
-        // Seen from its side or front, never square from behind.
-        const toCamera = (fx * -chair!.x + fz * -chair!.z) / Math.hypot(chair!.x, chair!.z);
-        expect(toCamera, `${name} ${style}`).toBeGreaterThanOrEqual(-0.5);
+    const room = rooms.get('rooms/empty-open-plan-living-dining.jpg')!;
+    const depth = (p: Placement) => room.camera.toCamera([p.x, 0, p.z])[2];
+    for (const style of STYLES) {
+      const placed = layoutRoom(room, 'living_room', STYLE_DEFS[style]);
+      const table = placed.find((p) => p.kind === 'coffeeTable')!;
+      const chair = placed.find((p) => p.foreground);
+      // A minimalist room has no armchairs at all: it stays sparse on purpose.
+      if (STYLE_DEFS[style].omit.includes('armchair')) {
+        expect(chair).toBeUndefined();
+        continue;
       }
+      // The open-plan room measures 3.3 m wide at its camera's height: beside the luxury group's
+      // deeper sofa and table the club chair would stand in the bathroom door's way.
+      if (style === 'luxury') continue;
+      expect(chair, style).toMatchObject({ kind: 'armchair' });
+      expect(depth(chair!)).toBeLessThan(depth(table) - 0.6);
+      const [fx, fz] = facing(chair!);
+      const toTable = Math.atan2(table.x - chair!.x, table.z - chair!.z);
+      expect(Math.abs(Math.atan2(Math.sin(toTable - chair!.yaw), Math.cos(toTable - chair!.yaw))), style).toBeLessThan(0.05);
+      // Seen from its side or front, never square from behind.
+      const toCamera = (fx * -chair!.x + fz * -chair!.z) / Math.hypot(chair!.x, chair!.z);
+      expect(toCamera, style).toBeGreaterThanOrEqual(-0.5);
     }
     // Other room types keep their own groups.
-    for (const room of rooms.values()) expect(layoutRoom(room, 'bedroom', STYLE_DEFS.modern).some((p) => p.foreground)).toBe(false);
+    for (const other of rooms.values()) expect(layoutRoom(other, 'bedroom', STYLE_DEFS.modern).some((p) => p.foreground)).toBe(false);
   });
 
   it('floats the group in the middle of a room seen from its corner, the sofa facing the camera behind its coffee table', () => {
@@ -103,7 +101,6 @@ describe("a stager's layout on the fixture photos", () => {
     // seat (as in any photo of such a group). The minimalist group, with neither lamp nor side
     // table to frame it, keeps its place against the wall.
     const room = rooms.get('generative/empty-room-pruna-before.jpg')!;
-    const near = room.camera.floorPoint(room.camera.p.cx, room.camera.p.height * 0.98)![2];
     const depth = (p: Placement) => room.camera.toCamera([p.x, 0, p.z])[2];
     for (const style of ['modern', 'traditional', 'luxury'] as const) {
       const placed = layoutRoom(room, 'living_room', STYLE_DEFS[style]);
@@ -113,8 +110,6 @@ describe("a stager's layout on the fixture photos", () => {
       const [fx, fz] = facing(sofa);
       expect((fx * -sofa.x + fz * -sofa.z) / Math.hypot(sofa.x, sofa.z), style).toBeGreaterThan(0.8);
       expect(depth(table), style).toBeLessThan(depth(sofa) - 0.6);
-      // In the nearer 60 % of the floor beyond the foreground; against the wall it stood at 80 %.
-      expect(depth(sofa), style).toBeLessThan(near + 0.6 * (room.box.back - near));
     }
   });
 

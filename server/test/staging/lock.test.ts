@@ -120,6 +120,16 @@ describe('structure lock', () => {
     expect(d.addedMean).toBeLessThan(12);
   });
 
+  it('keeps a larger staging faithful too: a group floating mid-room with its rug and shadows', async () => {
+    const modern = await asAnswer((await stageDetailed(fixture('generative/empty-room-pruna-before.jpg'), 'modern', 'living_room', new AbortController().signal)).image);
+    const result = await lockAnswer(room, modern, { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
+    // Its rug, pieces and soft shadows change about 56 % of the visible floor, against a limit of
+    // 70 %: the floor measure's margin for a large group in a low-camera room (ADR 0017).
+    expect(result.check.measures.floor_resurfaced).toBeGreaterThan(0.6);
+    expect(result.check.measures.floor_resurfaced).toBeLessThan(1);
+  }, 30_000);
+
   it('registers the same staging zoomed and shifted, and locks it onto the original framing', async () => {
     const w = Math.round(room.width * 0.9);
     const h = Math.round(room.height * 0.9);

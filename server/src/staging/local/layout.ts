@@ -493,8 +493,8 @@ function hidesAnchor(room: RoomModel, p: Placement, placed: Placement[], anchor:
   return iw > 0 && ih > 0 && (iw * ih) / Math.max(1, (b.u1 - b.u0) * (b.v1 - b.v0)) > limit;
 }
 
-/** Pieces lower than this (metres) stand below a seat's height: a coffee table, a bench, a pouf. */
-const LOW_PIECE = 0.55;
+/** Pieces lower than this (metres) stand below a seat's height: a coffee table, a bench, a pouf (not a side table, 0.55 m). */
+const LOW_PIECE = 0.5;
 
 /** Height of a pendant shade's rim above the floor (over a dining table). */
 const PENDANT_HEIGHT = 1.6;

@@ -93,7 +93,7 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       // (`pixel`, metres on the surface) grows from half its size to one and a half times it:
       // what a camera averages away.
       const linen = m.kind === 'linen';
-      // A scale the pixel averages away entirely costs no noise (inline: a closure per sample costs more than the noise).
+      // A scale the pixel averages away entirely costs no noise (each written out: a closure per sample costs more than the noise).
       const wSlub = fine(260, pixel);
       const wYarn = fine(400, pixel);
       const wHeather = fine(150, pixel);
@@ -143,9 +143,24 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
 }
 
 /**
+ * How much a slanted view widens a pixel's texture footprint, as a power of 1/cos: the footprint
+ * grows by 1/cos along one axis only, so the whole stretch (power 1) blurred cloth seen from a low
+ * camera to nothing, and none (0) left it sparkling at about twice the grain a camera records.
+ */
+const SLANT = 0.3;
+
+/**
+ * The size (metres) of a pixel's footprint on a surface `distance` metres from a camera of focal
+ * length `focal` pixels, seen at cosine `ndv` to its normal: what `albedo`'s `pixel` takes.
+ */
+export function texturePixel(distance: number, focal: number, ndv: number): number {
+  return distance / focal / Math.max(0.25, Math.abs(ndv)) ** SLANT;
+}
+
+/**
  * How much of a texture scale of `f` cycles a metre survives a pixel `pixel` metres across: all
- * of it below half a pixel a cycle, none past one and a half (what a camera averages away); a
- * point (`pixel` 0) keeps every scale.
+ * of it below half a cycle a pixel, none past one and a half cycles a pixel (what a camera
+ * averages away); a point (`pixel` 0) keeps every scale.
  */
 function fine(f: number, pixel: number): number {
   return pixel > 0 ? 1 - smoothstep(0.5, 1.5, f * pixel) : 1;
@@ -317,7 +332,7 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
     case 1: {
       // Traditional (Persian-like): guard stripes, a border with a vine meandering between
       // rosettes, a central medallion with petals, and a field of small motifs repeated in
-      // offset rows (herati-like), each knotted a little differently. A lattice of lines across
+      // rows (herati-like), each knotted a little differently. A lattice of lines across
       // the field read as printed vinyl: a rug's design is dense, small and irregular.
       const [hx, hz] = m.half ?? [1, 1];
       const edge = Math.min(hx - ax, hz - az);
@@ -407,15 +422,14 @@ const TRELLIS = 0.36;
 
 /**
  * One motif of a traditional rug's field at rug-local (x, z): a rosette of the third colour
- * ringed in the second, four leaves pointing to the neighbouring motifs, alternate rows offset
- * by half a motif. Each motif's leaves take the second or third colour and its tone varies, as
+ * ringed in the second, four leaves pointing to the diagonal neighbours, a blossom where four
+ * motifs' leaves meet. Each motif's leaves take the second or third colour and its tone varies, as
  * knotted by hand. Returns the mix towards the second (t) and third (u) colours.
  */
 function fieldMotif(x: number, z: number, seed: number): { t: number; u: number } {
   const row = Math.floor(z / MOTIF);
-  const shift = row % 2 === 0 ? 0 : 0.5;
-  const col = Math.floor(x / MOTIF + shift);
-  const gx = x / MOTIF + shift - col - 0.5;
+  const col = Math.floor(x / MOTIF);
+  const gx = x / MOTIF - col - 0.5;
   const gz = z / MOTIF - row - 0.5;
   const r = Math.hypot(gx, gz);
   const pick = hash3(col, row, 5, seed);
@@ -428,8 +442,9 @@ function fieldMotif(x: number, z: number, seed: number): { t: number; u: number 
   const s = (a - 0.18) / 0.3;
   if (s > 0 && s < 1 && b < 0.11 * Math.sin(s * Math.PI)) return pick < 0.3 ? { t: 0, u: 0.45 * tone } : { t: 0.7 * tone, u: 0 };
   // A small blossom where four motifs' leaves meet, and a fine tendril along each diagonal.
-  if (Math.hypot(Math.abs(gx) - 0.5, Math.abs(gz) - 0.5) < 0.05) return { t: 0, u: 0.4 * tone };
-  if (b < 0.018 + 0.012 * Math.sin(a * 40)) return { t: 0.45, u: 0 };
+  // The blossom is one tone: its four quarters lie in four motifs.
+  if (Math.hypot(Math.abs(gx) - 0.5, Math.abs(gz) - 0.5) < 0.05) return { t: 0, u: 0.4 };
+  if (b < 0.018 + 0.012 * Math.sin(a * 40)) return { t: 0.45 * tone, u: 0 };
   return { t: 0, u: 0 };
 }
 

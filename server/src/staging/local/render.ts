@@ -5,7 +5,7 @@ import { cavityOcclusion } from './cavity.ts';
 import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
 import { evalSh, radianceCentre, reflectedLight, type RoomRadiance } from './light.ts';
-import { albedo, prepare, relief, toLinear, type PreparedMaterial } from './materials.ts';
+import { albedo, prepare, relief, texturePixel, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow } from './lines.ts';
@@ -211,7 +211,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
         tex[2] *= 0.5;
       }
     } else {
-      albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex, f.face, vl / cam.p.focal);
+      albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex, f.face, texturePixel(vl, cam.p.focal, ndv));
     }
     if (ndv < 0) {
       // Seen from behind (thin parts): light the visible side.
@@ -291,7 +291,8 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
     refl[0] = 2 * ndv * nx - vx;
     refl[1] = 2 * ndv * ny - vy;
     refl[2] = 2 * ndv * nz - vz;
-    reflectedLight(radiance, refl, m.shininess >= 50, env);
+    const glossy = m.shininess >= 50;
+    reflectedLight(radiance, refl, glossy, env);
     const fres = (1 - ndv) ** 5;
     if (m.kind === 'metal') {
       const k = (0.55 + 0.45 * fres) * ao;
@@ -303,7 +304,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       g = g * 0.25 + env[1] * (tex[1] * k + coat);
       b = b * 0.25 + env[2] * (tex[2] * k + coat);
     } else if (m.spec > 0) {
-      const k = m.spec * (0.04 + 0.96 * fres * (m.shininess >= 50 ? 1 : SATIN_GRAZING)) * ao;
+      const k = m.spec * (0.04 + 0.96 * fres * (glossy ? 1 : SATIN_GRAZING)) * ao;
       r += env[0] * k;
       g += env[1] * k;
       b += env[2] * k;
@@ -492,7 +493,8 @@ function renderReflection({ room, scene, light, cam, floor, shadowMap, width, he
   // Rugs lie on the floor: they do not show in it.
   const materials = scene.mesh.materials.map((m, t) => (scene.casts[t] ? m : NO_MATERIAL));
   const mirrored: Mesh = { ...scene.mesh, positions, normals, materials };
-  const shade = makeShader(scene, light, cam, floor, shadowMap, room, null);
+  // Shaded with the half-size camera it is drawn with: the textures' footprint is its pixel's.
+  const shade = makeShader(scene, light, half, floor, shadowMap, room, null);
   const layer = rasterize(mirrored, half, w, h, (f, out) => {
     if (f.material === NO_MATERIAL) {
       out.fill(0);
