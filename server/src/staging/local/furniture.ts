@@ -124,7 +124,7 @@ const sofa: Builder = (c, { w, d, h }) => {
   const seatTop = shape === 'soft' ? 0.41 : 0.45;
   const baseTop = seatTop - 0.14;
   const armTop = shape === 'square' ? 0.6 : shape === 'rolled' ? 0.62 : 0.56;
-  const round = shape === 'square' ? 0.015 : shape === 'rolled' ? 0.03 : 0.08;
+  const round = shape === 'square' ? 0.03 : shape === 'rolled' ? 0.03 : 0.08;
   const fabric = mat('upholstery');
   b.roundedBox([0, (legH + baseTop) / 2, 0.01], [w / 2 - 0.01, (baseTop - legH) / 2, d / 2 - 0.01], Math.min(0.04, round), fabric);
   b.roundedBox([0, (baseTop + h) / 2, -d / 2 + backD / 2], [w / 2 - (shape === 'rolled' ? 0.06 : 0.01), (h - baseTop) / 2, backD / 2], round, fabric);
@@ -139,7 +139,7 @@ const sofa: Builder = (c, { w, d, h }) => {
   const seatD = d - backD;
   for (let i = 0; i < cushions; i++) {
     const x = -inner / 2 + cushionW * (i + 0.5);
-    b.roundedBox([x, baseTop + 0.07, -d / 2 + backD + seatD / 2 + 0.015], [cushionW / 2 - 0.006, 0.07, seatD / 2], 0.035, fabric, 0.012);
+    b.roundedBox([x, baseTop + 0.07, -d / 2 + backD + seatD / 2 + 0.015], [cushionW / 2 - 0.006, 0.07, seatD / 2], 0.045, fabric, 0.018);
     const backTop = h + (shape === 'square' ? -0.04 : 0.02);
     b.roundedBox([x, (seatTop + backTop) / 2, -d / 2 + backD + 0.07], [cushionW / 2 - 0.01, (backTop - seatTop) / 2, 0.085], 0.07, fabric, 0);
   }
