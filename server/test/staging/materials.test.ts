@@ -105,7 +105,7 @@ describe('wood', () => {
   });
 });
 
-describe('texture coordinates of turned parts', () => {
+describe('texture coordinates', () => {
   it('run along a leg, so its grain runs up it, and across a round top', () => {
     const spread = (m: { locals: Float32Array }, axis: number) => {
       const v = Array.from(m.locals).filter((_, i) => i % 3 === axis);
@@ -117,6 +117,28 @@ describe('texture coordinates of turned parts', () => {
     const top = new MeshBuilder();
     top.cylinder(0, 0, 0.5, 0.7, 0.74, 0);
     expect(spread(top.build(), 0)).toBeCloseTo(1, 5);
+  });
+
+  it("of wooden boxes and rods run along each part's length, so a rail from front to back is not striped across; other materials keep the piece's axes", () => {
+    const spread = (m: { locals: Float32Array }, axis: number) => {
+      const v = Array.from(m.locals).filter((_, i) => i % 3 === axis);
+      return Math.max(...v) - Math.min(...v);
+    };
+    const part = (build: (b: MeshBuilder, material: number) => void, grained: boolean) => {
+      const b = new MeshBuilder();
+      if (grained) b.grained.add(0);
+      build(b, 0);
+      return b.build();
+    };
+    const rail = (b: MeshBuilder, m: number) => b.roundedBox([0.3, 0.55, 0], [0.035, 0.02, 0.37], 0.01, m);
+    const post = (b: MeshBuilder, m: number) => b.box([0, 0.3, 0], [0.02, 0.3, 0.02], m);
+    const slanted = (b: MeshBuilder, m: number) => b.rod([0, 0.26, 0.3], [0.02, 0.54, 0.28], 0.012, m);
+    expect(spread(part(rail, true), 0)).toBeCloseTo(0.74, 5);
+    expect(spread(part(post, true), 0)).toBeCloseTo(0.6, 5);
+    expect(spread(part(slanted, true), 0)).toBeGreaterThan(0.28);
+    // A cushion's or a rug's texture (its pattern's border) keeps the piece's own axes.
+    expect(spread(part(rail, false), 0)).toBeCloseTo(0.07, 5);
+    expect(spread(part(post, false), 0)).toBeCloseTo(0.04, 5);
   });
 });
 

@@ -15,8 +15,14 @@ export class MeshBuilder {
   private tx = 0;
   private tz = 0;
   private ty = 0;
-  /** While a turned part taller than it is wide is built: its texture X is the vertical, so wood grain runs up a leg. */
-  private upright = false;
+  /**
+   * The piece axis texture X follows while a part is built (0 X, 1 Y, 2 Z): wood's fibres run
+   * along texture X (materials.ts), so a leg or a post takes the vertical and a rail running
+   * front to back takes Z; otherwise its grain would run across it in stripes.
+   */
+  private grain: 0 | 1 | 2 = 0;
+  /** Materials (indices) whose texture follows a part's length: wood. Others keep the piece's axes (a rug's pattern, a canvas). */
+  readonly grained = new Set<number>();
 
   /** Places what follows: yaw about Y, then translation (ty lifts wall art to its hanging height). */
   setTransform(x: number, z: number, yaw: number, ty = 0): void {
@@ -36,7 +42,8 @@ export class MeshBuilder {
     this.positions.push(cos * p[0] + sin * p[2] + this.tx, p[1] + this.ty, -sin * p[0] + cos * p[2] + this.tz);
     this.normals.push(cos * n[0] + sin * n[2], n[1], -sin * n[0] + cos * n[2]);
     if (texture) this.locals.push(texture[0], texture[1], texture[2]);
-    else if (this.upright) this.locals.push(p[1], p[0], p[2]);
+    else if (this.grain === 1) this.locals.push(p[1], p[0], p[2]);
+    else if (this.grain === 2) this.locals.push(p[2], p[1], p[0]);
     else this.locals.push(p[0], p[1], p[2]);
   }
 
@@ -59,6 +66,7 @@ export class MeshBuilder {
    * `bulge` puffs the top face (cushions, mattresses).
    */
   roundedBox(c: Vec3, h: Vec3, r: number, material: number, bulge = 0): void {
+    this.grain = this.grained.has(material) ? longest(h) : 0;
     const rr = Math.max(0, Math.min(r, h[0] * 0.999, h[1] * 0.999, h[2] * 0.999));
     const axisCoords = (hh: number): number[] =>
       rr < 1e-4 ? [-hh, hh] : [-hh, -hh + 0.3 * rr, -hh + rr, hh - rr, hh - 0.3 * rr, hh];
@@ -108,6 +116,7 @@ export class MeshBuilder {
         }
       }
     }
+    this.grain = 0;
   }
 
   box(c: Vec3, h: Vec3, material: number): void {
@@ -120,9 +129,9 @@ export class MeshBuilder {
    */
   lathe(x: number, z: number, profile: Array<[number, number]>, segments: number, material: number, caps = true): void {
     const ys = profile.map((p) => p[1]);
-    this.upright = Math.max(...ys) - Math.min(...ys) > 2 * Math.max(...profile.map((p) => p[0]));
+    this.grain = Math.max(...ys) - Math.min(...ys) > 2 * Math.max(...profile.map((p) => p[0])) ? 1 : 0;
     this.turned(x, z, profile, segments, material, caps);
-    this.upright = false;
+    this.grain = 0;
   }
 
   private turned(x: number, z: number, profile: Array<[number, number]>, segments: number, material: number, caps: boolean): void {
@@ -320,6 +329,7 @@ export class MeshBuilder {
     const ref: Vec3 = Math.abs(d[1]) < 0.9 ? [0, 1, 0] : [1, 0, 0];
     const u = normalize([d[1] * ref[2] - d[2] * ref[1], d[2] * ref[0] - d[0] * ref[2], d[0] * ref[1] - d[1] * ref[0]]);
     const v: Vec3 = [d[1] * u[2] - d[2] * u[1], d[2] * u[0] - d[0] * u[2], d[0] * u[1] - d[1] * u[0]];
+    this.grain = this.grained.has(material) ? longest([Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2])]) : 0;
     const off = (p: Vec3, su: number, sv: number): Vec3 => [
       p[0] + (u[0] * su + v[0] * sv) * half,
       p[1] + (u[1] * su + v[1] * sv) * half,
@@ -341,6 +351,7 @@ export class MeshBuilder {
       ]);
       this.quad(off(a, su0, sv0), off(a, su1, sv1), off(b, su1, sv1), off(b, su0, sv0), n, material);
     }
+    this.grain = 0;
   }
 
   build(): Mesh {
@@ -368,6 +379,11 @@ export class MeshBuilder {
       faces,
     };
   }
+}
+
+/** The axis of a vector's largest component (its entries taken as non-negative sizes). */
+function longest(h: Vec3): 0 | 1 | 2 {
+  return h[1] > h[0] && h[1] >= h[2] ? 1 : h[2] > h[0] ? 2 : 0;
 }
 
 export interface Mesh {

@@ -82,6 +82,7 @@ export function buildScene(placements: Placement[], style: Style, def: StyleDef,
   const b = new MeshBuilder();
   const roles: Role[] = [...ROLES];
   const materials: PreparedMaterial[] = roles.map((r) => prepare(def.materials[r]));
+  materials.forEach((pm, i) => pm.m.kind === 'wood' && b.grained.add(i));
   // Rugs get their own material so the pattern's border follows that rug's size.
   const rng = mulberry32(hashString(`${style}:${roomType}`));
   const noShadow: Array<[number, number]> = [];
