@@ -11,7 +11,7 @@ import { albedo, leafId, prepare, relief, texturePixel, toLinear, type Material 
 import { renderFurniture, type RenderResult } from '../../src/staging/local/render.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
-import type { Vec3 } from '../../src/staging/local/vec.ts';
+import { cross, normalize, sub, type Vec3 } from '../../src/staging/local/vec.ts';
 
 describe('surface relief', () => {
   it('tilts the normal of cloth and rugs, the same way every time, and leaves smooth finishes alone', () => {
@@ -495,6 +495,55 @@ describe('a throw pillow', () => {
     }
     expect(x1 - x0).toBeCloseTo(0.44, 2);
     expect(zTop).toBeLessThan(-0.03);
+  });
+});
+
+describe('a stuffed cushion', () => {
+  // A seat cushion 60 x 14 x 56 cm, crowned 2.5 cm, hollowed 2 cm towards its front left.
+  const build = () => {
+    const b = new MeshBuilder();
+    b.roundedBox([0, 0.5, 0], [0.3, 0.07, 0.28], 0.045, 0, { crown: 0.025, dent: [-0.3, 0.2, 0.02, 0.4] });
+    return b.build();
+  };
+  /** The top face's triangles: each one's geometric normal and the mean of its vertex normals. */
+  const topFace = (m: ReturnType<typeof build>) => {
+    const out: Array<{ centre: Vec3; geometric: Vec3; shaded: Vec3 }> = [];
+    for (let t = 0; t < m.materials.length; t++) {
+      const o = t * 9;
+      const p = (k: number): Vec3 => [m.positions[o + 3 * k]!, m.positions[o + 3 * k + 1]!, m.positions[o + 3 * k + 2]!];
+      const n = (k: number): Vec3 => [m.normals[o + 3 * k]!, m.normals[o + 3 * k + 1]!, m.normals[o + 3 * k + 2]!];
+      const [a, b, c] = [p(0), p(1), p(2)];
+      const g = normalize(cross(sub(b, a), sub(c, a)));
+      // Winding differs from face to face: the geometric normal taken upwards.
+      const geometric: Vec3 = g[1] < 0 ? [-g[0], -g[1], -g[2]] : g;
+      const centre: Vec3 = [(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3];
+      // Inside the flat part's outline, where only the puff tilts the surface.
+      if (centre[1] < 0.55 || Math.abs(centre[0]) > 0.25 || Math.abs(centre[2]) > 0.23) continue;
+      const [na, nb, nc] = [n(0), n(1), n(2)];
+      out.push({ centre, geometric, shaded: normalize([na[0] + nb[0] + nc[0], na[1] + nb[1] + nc[1], na[2] + nb[2] + nc[2]]) });
+    }
+    return out;
+  };
+
+  it('is shaded as it is shaped: its normals follow the crown and the hollow, which tilt the face by degrees', () => {
+    const face = topFace(build());
+    expect(face.length).toBeGreaterThan(100);
+    let worst = 0;
+    let tilt = 0;
+    for (const { geometric, shaded } of face) {
+      worst = Math.max(worst, Math.acos(Math.min(1, geometric[0] * shaded[0] + geometric[1] * shaded[1] + geometric[2] * shaded[2])));
+      tilt = Math.max(tilt, Math.acos(Math.min(1, geometric[1])));
+    }
+    expect((tilt * 180) / Math.PI).toBeGreaterThan(8);
+    expect((worst * 180) / Math.PI).toBeLessThan(2);
+  });
+
+  it('is hollowed where it was sat on and crowned elsewhere', () => {
+    const face = topFace(build());
+    const height = (x: number, z: number) => face.reduce((best, f) => (Math.hypot(f.centre[0] - x, f.centre[2] - z) < Math.hypot(best.centre[0] - x, best.centre[2] - z) ? f : best)).centre[1];
+    // The hollow's centre (-9 cm, 5.6 cm) sits lower than its mirror image across the cushion.
+    expect(height(0.09, 0.056) - height(-0.09, 0.056)).toBeGreaterThan(0.01);
+    expect(height(0.09, 0.056)).toBeGreaterThan(0.57 + 0.015);
   });
 });
 

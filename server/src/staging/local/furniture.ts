@@ -139,9 +139,18 @@ const sofa: Builder = (c, { w, d, h }) => {
   const seatD = d - backD;
   for (let i = 0; i < cushions; i++) {
     const x = -inner / 2 + cushionW * (i + 0.5);
-    b.roundedBox([x, baseTop + 0.07, -d / 2 + backD + seatD / 2 + 0.015], [cushionW / 2 - 0.006, 0.07, seatD / 2], 0.045, fabric, 0.018);
+    // Cushions that have been sat on: each seat hollowed a little before its middle, each back
+    // where a back leant, none the same. Identical crowned boxes read as a showroom model.
+    b.roundedBox([x, baseTop + 0.07, -d / 2 + backD + seatD / 2 + 0.015], [cushionW / 2 - 0.006, 0.07, seatD / 2], 0.045, fabric, {
+      crown: 0.022,
+      dent: [(c.rng() - 0.5) * 0.5, 0.15 + (c.rng() - 0.5) * 0.3, 0.012 + 0.012 * c.rng(), 0.45 + 0.2 * c.rng()],
+    });
     const backTop = h + (shape === 'square' ? -0.04 : 0.02);
-    b.roundedBox([x, (seatTop + backTop) / 2, -d / 2 + backD + 0.07], [cushionW / 2 - 0.01, (backTop - seatTop) / 2, 0.085], 0.07, fabric, 0);
+    b.roundedBox([x, (seatTop + backTop) / 2, -d / 2 + backD + 0.07], [cushionW / 2 - 0.01, (backTop - seatTop) / 2, 0.085], 0.07, fabric, {
+      crown: 0.025,
+      face: 2,
+      dent: [(c.rng() - 0.5) * 0.5, -0.2 + (c.rng() - 0.5) * 0.3, 0.01 + 0.012 * c.rng(), 0.5 + 0.2 * c.rng()],
+    });
   }
   const pillowRoles: Role[] = ['pillowA', 'pillowB'];
   for (const signX of [-1, 1]) {
@@ -194,7 +203,7 @@ const armchair: Builder = (c, { w, d, h }) => {
   const fabric = mat('chairFabric');
   if (style.shape === 'rolled') {
     b.roundedBox([0, 0.28, 0], [w / 2, 0.16, d / 2], 0.05, fabric);
-    b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, fabric, 0.015);
+    b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, fabric, { crown: 0.015 });
     // A wingback: the back rises to about 1.1 m, and a padded wing on each side sweeps forward
     // from it and curves down into the arm's roll.
     const backTop = 0.66 + h * 0.55;
@@ -223,7 +232,7 @@ const armchair: Builder = (c, { w, d, h }) => {
     // Body and back stand a little inside the arms' outer faces: coplanar faces of differently
     // rounded boxes would fight for the same pixels and leave a ragged seam.
     b.roundedBox([0, 0.26, 0], [w / 2 - 0.02, 0.16, d / 2], 0.12, fabric);
-    b.roundedBox([0, 0.47, 0.05], [w / 2 - 0.14, 0.06, d / 2 - 0.14], 0.05, fabric, 0.015);
+    b.roundedBox([0, 0.47, 0.05], [w / 2 - 0.14, 0.06, d / 2 - 0.14], 0.05, fabric, { crown: 0.015 });
     b.roundedBox([0, (0.3 + h) / 2, -d / 2 + 0.12], [w / 2 - 0.02, (h - 0.3) / 2, 0.12], 0.12, fabric);
     for (const signX of [-1, 1]) b.roundedBox([signX * (w / 2 - 0.1), 0.48, -0.02], [0.1, 0.16, d / 2 - 0.02], 0.1, fabric);
     b.box([0, 0.05, 0], [w / 2 - 0.1, 0.05, d / 2 - 0.1], mat('metal'));
@@ -232,8 +241,9 @@ const armchair: Builder = (c, { w, d, h }) => {
   // Modern lounge chair: leather cushions on a slim frame with wooden arms.
   legs(c, w / 2, d / 2, 0.2, 0.05);
   b.roundedBox([0, 0.23, 0], [w / 2 - 0.02, 0.03, d / 2 - 0.02], 0.01, mat('wood'));
-  b.roundedBox([0, 0.33, 0.03], [w / 2 - 0.1, 0.07, d / 2 - 0.09], 0.04, fabric, 0.01);
-  b.roundedBox([0, 0.6, -d / 2 + 0.1], [w / 2 - 0.1, 0.22, 0.07], 0.05, fabric);
+  // Leather cushions stuffed full, worn a little where sat on and leant against.
+  b.roundedBox([0, 0.33, 0.03], [w / 2 - 0.1, 0.07, d / 2 - 0.09], 0.04, fabric, { crown: 0.02, dent: [(c.rng() - 0.5) * 0.4, 0.15, 0.015, 0.5] });
+  b.roundedBox([0, 0.6, -d / 2 + 0.1], [w / 2 - 0.1, 0.22, 0.07], 0.05, fabric, { crown: 0.02, face: 2, dent: [(c.rng() - 0.5) * 0.4, -0.1, 0.012, 0.55] });
   for (const signX of [-1, 1]) {
     b.roundedBox([signX * (w / 2 - 0.04), 0.55, 0], [0.035, 0.02, d / 2 - 0.04], 0.01, mat('wood'));
     b.rod([signX * (w / 2 - 0.04), 0.26, d / 2 - 0.08], [signX * (w / 2 - 0.04), 0.54, d / 2 - 0.08], 0.012, mat('wood'));
@@ -386,11 +396,11 @@ const bed: Builder = (c, { w, d, h }) => {
   if (legH > 0.05) legs(c, w / 2, d / 2, legH, 0.08);
   else b.box([0, legH / 2, 0], [w / 2 - 0.1, legH / 2, d / 2 - 0.1], mat('dark'));
   b.roundedBox([0, 0.44, 0.02], [w / 2 - 0.03, 0.12, d / 2 - 0.05], 0.06, mat('bedding'));
-  b.roundedBox([0, 0.43, 0.22], [w / 2 + 0.02, 0.145, d / 2 - 0.2], 0.06, mat('bedding'), 0.03);
-  b.roundedBox([0, 0.45, d / 2 - 0.3], [w / 2 + 0.035, 0.14, 0.3], 0.05, mat('throw'), 0.02);
+  b.roundedBox([0, 0.43, 0.22], [w / 2 + 0.02, 0.145, d / 2 - 0.2], 0.06, mat('bedding'), { crown: 0.03 });
+  b.roundedBox([0, 0.45, d / 2 - 0.3], [w / 2 + 0.035, 0.14, 0.3], 0.05, mat('throw'), { crown: 0.02 });
   const pillowW = w / 4 - 0.03;
   for (const signX of [-1, 1]) {
-    b.roundedBox([signX * (w / 4), 0.62, -d / 2 + 0.22], [pillowW, 0.08, 0.18], 0.07, mat('bedding'), 0.02);
+    b.roundedBox([signX * (w / 4), 0.62, -d / 2 + 0.22], [pillowW, 0.08, 0.18], 0.07, mat('bedding'), { crown: 0.02 });
     if (style.shape !== 'soft') b.pillow([signX * (w / 4 - 0.02), 0.78, -d / 2 + 0.15], pillowW - 0.04, 0.2, 0.17, 0.35, mat(signX < 0 ? 'pillowA' : 'pillowB'));
   }
   const headboardH = headboardTop(h, style);
@@ -411,7 +421,7 @@ const bed: Builder = (c, { w, d, h }) => {
 
 const bench: Builder = (c, { w, d, h }) => {
   const { b, mat } = c;
-  b.roundedBox([0, h - 0.06, 0], [w / 2, 0.06, d / 2], 0.03, mat('chairFabric'), 0.01);
+  b.roundedBox([0, h - 0.06, 0], [w / 2, 0.06, d / 2], 0.03, mat('chairFabric'), { crown: 0.01 });
   legs(c, w / 2, d / 2, h - 0.11, 0.05);
 };
 
@@ -444,7 +454,7 @@ const roundTable: Builder = (c, { w, h }) => {
 const chair: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   const seat = 0.46;
-  b.roundedBox([0, seat - 0.03, 0.01], [w / 2, 0.035, d / 2 - 0.01], 0.02, mat('chairFabric'), 0.008);
+  b.roundedBox([0, seat - 0.03, 0.01], [w / 2, 0.035, d / 2 - 0.01], 0.02, mat('chairFabric'), { crown: 0.008 });
   legs(c, w / 2, d / 2, seat - 0.06, 0.04);
   const backMat = style.shape === 'square' || style.shape === 'soft' ? mat('wood') : mat('chairFabric');
   const backH = style.shape === 'curved' || style.shape === 'rolled' ? h : h - 0.05;
@@ -496,7 +506,7 @@ const officeChair: Builder = (c, { w, d, h }) => {
     b.ellipsoid([Math.cos(a) * w * 0.45, 0.025, Math.sin(a) * w * 0.45], [0.025, 0.025, 0.025], mat('dark'), 4, 6);
   }
   b.cylinder(0, 0, 0.025, 0.09, 0.42, mat('metal'), 10);
-  b.roundedBox([0, 0.46, 0.02], [w / 2 - 0.05, 0.05, d / 2 - 0.05], 0.04, mat('chairFabric'), 0.01);
+  b.roundedBox([0, 0.46, 0.02], [w / 2 - 0.05, 0.05, d / 2 - 0.05], 0.04, mat('chairFabric'), { crown: 0.01 });
   b.roundedBox([0, (0.55 + h) / 2 + 0.02, -d / 2 + 0.07], [w / 2 - 0.07, (h - 0.55) / 2, 0.04], 0.04, mat('chairFabric'));
 };
 
@@ -542,7 +552,7 @@ const barStool: Builder = (c, { w, h: total }) => {
         b.lathe(signX * (r - 0.04), signZ * (r - 0.04), [[0.016, 0], [0.022, 0.05], [0.018, h * 0.45], [0.026, h * 0.6], [0.02, h - 0.05]], 10, mat('wood'));
       }
       for (const signZ of [-1, 1]) b.rod([-(r - 0.04), foot, signZ * (r - 0.04)], [r - 0.04, foot, signZ * (r - 0.04)], 0.01, mat('wood'));
-      b.roundedBox([0, h - 0.03, 0], [r, 0.035, r], 0.02, mat('chairFabric'), 0.01);
+      b.roundedBox([0, h - 0.03, 0], [r, 0.035, r], 0.02, mat('chairFabric'), { crown: 0.01 });
       const back = barStoolBack(style);
       for (const signX of [-1, 1]) b.rod([signX * (r - 0.04), h - 0.02, -(r - 0.04)], [signX * (r - 0.045), h + back, -(r - 0.03)], 0.014, mat('wood'));
       b.roundedBox([0, h + back - 0.04, -(r - 0.035)], [r - 0.02, 0.045, 0.018], 0.01, mat('wood'));
@@ -559,9 +569,9 @@ const barStool: Builder = (c, { w, h: total }) => {
       // Velvet tub seat on a gold pedestal.
       b.lathe(0, 0, [[r * 0.8, 0], [r * 0.8, 0.015], [0.04, 0.04], [0.03, h - 0.1], [0.1, h - 0.07]], 28, mat('metal'));
       b.lathe(0, 0, [[r * 0.62, foot - 0.01], [r * 0.64, foot], [r * 0.62, foot + 0.01]], 24, mat('metal'), false);
-      b.roundedBox([0, h - 0.03, 0.01], [r, 0.045, r - 0.01], 0.04, mat('upholstery'), 0.015);
+      b.roundedBox([0, h - 0.03, 0.01], [r, 0.045, r - 0.01], 0.04, mat('upholstery'), { crown: 0.015 });
       const back = barStoolBack(style);
-      b.roundedBox([0, h + back / 2, -(r - 0.05)], [r - 0.01, back / 2 + 0.02, 0.05], 0.045, mat('upholstery'), 0.01);
+      b.roundedBox([0, h + back / 2, -(r - 0.05)], [r - 0.01, back / 2 + 0.02, 0.05], 0.045, mat('upholstery'), { crown: 0.01 });
     }
   }
 };

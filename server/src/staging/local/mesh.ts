@@ -63,14 +63,40 @@ export class MeshBuilder {
   /**
    * A box with rounded edges (radius r), centred at c with half sizes h: a subdivided cube whose
    * vertices are pushed out from the inner box, which gives correct normals on the rounds.
-   * `bulge` puffs the top face (cushions, mattresses).
+   * `puff` stuffs one face (cushions, mattresses): its middle rises and its normals follow the
+   * rise, so the face is shaded as a crowned cushion, not as a flat board with a bump outline.
    */
-  roundedBox(c: Vec3, h: Vec3, r: number, material: number, bulge = 0): void {
+  roundedBox(c: Vec3, h: Vec3, r: number, material: number, puff?: Puff): void {
     this.grain = this.grained.has(material) ? longest(h) : 0;
     const rr = Math.max(0, Math.min(r, h[0] * 0.999, h[1] * 0.999, h[2] * 0.999));
-    const axisCoords = (hh: number): number[] =>
-      rr < 1e-4 ? [-hh, hh] : [-hh, -hh + 0.3 * rr, -hh + rr, hh - rr, hh - 0.3 * rr, hh];
-    const cs: number[][] = [axisCoords(h[0]), axisCoords(h[1]), axisCoords(h[2])];
+    const up = puff?.face ?? 1;
+    // The face's two other axes: X (along every cushion's width) and the one left.
+    const ua = 0;
+    const va = up === 1 ? 2 : 1;
+    const axisCoords = (k: number): number[] => {
+      const hh = h[k] ?? 0;
+      if (rr < 1e-4) return [-hh, hh];
+      // A puffed face is tessellated every few centimetres, so its rise and shading are smooth.
+      const flat = 2 * (hh - rr);
+      const steps = puff && (k === ua || k === va) ? Math.max(1, Math.ceil(flat / PUFF_STEP)) : 1;
+      const mid = Array.from({ length: steps + 1 }, (_, i) => -hh + rr + (flat * i) / steps);
+      return [-hh, -hh + 0.3 * rr, ...mid, hh - 0.3 * rr, hh];
+    };
+    const cs: number[][] = [axisCoords(0), axisCoords(1), axisCoords(2)];
+    // The face's rise at (u, v): a crown, less a dent where someone sat; zero at the face's rim.
+    const rise = (u: number, v: number): number => {
+      if (!puff) return 0;
+      const fu = Math.max(0, 1 - (u / (h[ua] ?? 1)) ** 2);
+      const fv = Math.max(0, 1 - (v / (h[va] ?? 1)) ** 2);
+      let z = puff.crown;
+      if (puff.dent) {
+        const [du, dv, depth, radius] = puff.dent;
+        const eu = (u / (h[ua] ?? 1) - du) / radius;
+        const ev = (v / (h[va] ?? 1) - dv) / radius;
+        z -= depth * Math.exp(-(eu * eu + ev * ev));
+      }
+      return z * fu * fv;
+    };
     const shape = (p: Vec3, face: Vec3): { pos: Vec3; n: Vec3 } => {
       const inner: Vec3 = [0, 0, 0];
       for (let k = 0; k < 3; k++) {
@@ -79,12 +105,20 @@ export class MeshBuilder {
       }
       const d: Vec3 = [p[0] - inner[0], p[1] - inner[1], p[2] - inner[2]];
       const len = Math.hypot(d[0], d[1], d[2]);
-      const n = len > 1e-9 ? normalize(d) : face;
+      let n = len > 1e-9 ? normalize(d) : face;
       const pos: Vec3 = rr < 1e-4 ? [...p] : [inner[0] + n[0] * rr, inner[1] + n[1] * rr, inner[2] + n[2] * rr];
-      if (bulge > 0 && n[1] > 0) {
-        const fx = 1 - (pos[0] / h[0]) ** 2;
-        const fz = 1 - (pos[2] / h[2]) ** 2;
-        pos[1] += bulge * Math.max(0, fx) * Math.max(0, fz) * n[1];
+      const w = n[up];
+      if (puff && w > 0) {
+        const u = pos[ua];
+        const v = pos[va];
+        const e = 0.002;
+        const du = (rise(u + e, v) - rise(u - e, v)) / (2 * e);
+        const dv = (rise(u, v + e) - rise(u, v - e)) / (2 * e);
+        pos[up] += rise(u, v) * w;
+        const tilted: Vec3 = [n[0], n[1], n[2]];
+        tilted[ua] -= du * w;
+        tilted[va] -= dv * w;
+        n = normalize(tilted);
       }
       return { pos: [pos[0] + c[0], pos[1] + c[1], pos[2] + c[2]], n };
     };
@@ -380,6 +414,19 @@ export class MeshBuilder {
     };
   }
 }
+
+/** How a cushion's face is stuffed (MeshBuilder.roundedBox). */
+export interface Puff {
+  /** How far the face's middle rises (metres). */
+  crown: number;
+  /** The face puffed: 1 the top (a seat, a mattress), 2 the front (a back cushion). */
+  face?: 1 | 2;
+  /** A hollow where someone sat: its centre across the face (fractions of the half sizes, -1..1), depth (metres) and radius (fraction). */
+  dent?: [number, number, number, number];
+}
+
+/** Spacing (metres) of a puffed face's tessellation. */
+const PUFF_STEP = 0.04;
 
 /** The axis of a vector's largest component (its entries taken as non-negative sizes). */
 function longest(h: Vec3): 0 | 1 | 2 {
