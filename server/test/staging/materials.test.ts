@@ -300,11 +300,17 @@ describe("a finish's reflection of the room", () => {
     // A checkerboard of black and white texels: the hardest map to interpolate.
     const map = new Float32Array(ENV_W * ENV_H * 3);
     for (let j = 0; j < ENV_H; j++) for (let i = 0; i < ENV_W; i++) map.fill((i + j) % 2, (j * ENV_W + i) * 3, (j * ENV_W + i) * 3 + 3);
-    const radiance = { glossy: map, satin: map } as RoomRadiance;
+    // Each finish its own map: polished metal the room itself, the others its blurred copies.
+    const radiance = { env: map, glossy: map.map((v) => 1 - v), satin: map.map((v) => 0.5 + v / 4) } as RoomRadiance;
     const out: Vec3 = [0, 0, 0];
     for (const [i, j] of [[3, 5], [32, 16], [63, 0], [0, 31]] as const) {
-      reflectedLight(radiance, texelDirection(i, j), true, out);
-      expect(out[0]).toBeCloseTo((i + j) % 2, 5);
+      const c = (i + j) % 2;
+      reflectedLight(radiance, texelDirection(i, j), 'polished', out);
+      expect(out[0]).toBeCloseTo(c, 5);
+      reflectedLight(radiance, texelDirection(i, j), 'glossy', out);
+      expect(out[0]).toBeCloseTo(1 - c, 5);
+      reflectedLight(radiance, texelDirection(i, j), 'satin', out);
+      expect(out[0]).toBeCloseTo(0.5 + c / 4, 5);
     }
     // Sweeps of 20 degrees in quarter degrees (a texel is 5.6 degrees): ahead, diagonally; across
     // the map's seam straight behind; over the zenith, where every column meets.
@@ -319,7 +325,7 @@ describe("a finish's reflection of the room", () => {
       for (let k = 0; k <= 80; k++) {
         const d = sweep(((k * 0.25 - 10) * Math.PI) / 180);
         const l = Math.hypot(...d);
-        reflectedLight(radiance, [d[0] / l, d[1] / l, d[2] / l], false, out);
+        reflectedLight(radiance, [d[0] / l, d[1] / l, d[2] / l], 'polished', out);
         if (previous !== null) largest = Math.max(largest, Math.abs(out[0] - previous));
         previous = out[0];
       }

@@ -251,13 +251,16 @@ function blurEnv(env: Float32Array, radius: number): Float32Array {
   return src;
 }
 
+/** How sharp a finish's reflection is: polished metal the room itself, lacquer and marble a little blurred, oiled wood and leather more. */
+export type Finish = 'polished' | 'glossy' | 'satin';
+
 /**
- * What a finish reflects from direction `d` (linear RGB): a glossy one sharper, a satin one
- * softer. Interpolated between the four nearest texels: a texel is 5.6 degrees across, and taken
- * whole it drew a straight step across a marble top and bands round a brass base.
+ * What a finish reflects from direction `d` (linear RGB). Interpolated between the four nearest
+ * texels: a texel is 5.6 degrees across, and taken whole it drew a straight step across a marble
+ * top and bands round a brass base.
  */
-export function reflectedLight(r: RoomRadiance, d: Vec3, glossy: boolean, out: Vec3): void {
-  const map = glossy ? r.glossy : r.satin;
+export function reflectedLight(r: RoomRadiance, d: Vec3, finish: Finish, out: Vec3): void {
+  const map = finish === 'polished' ? r.env : finish === 'glossy' ? r.glossy : r.satin;
   const y = (Math.acos(clamp(d[1], -1, 1)) / Math.PI) * ENV_H - 0.5;
   const x = ((Math.atan2(d[0], d[2]) + Math.PI) / (2 * Math.PI)) * ENV_W - 0.5;
   const j = Math.floor(y);

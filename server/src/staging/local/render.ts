@@ -152,6 +152,9 @@ export function daylightFalloff(samples: LightSample[], box: RoomModel['box']): 
  */
 const SATIN_GRAZING = 0.4;
 
+/** A metal reflecting at least this much (styles.ts `spec`) is polished: brass, chrome. */
+const POLISHED = 0.5;
+
 /** A rotated grid of four offsets in a unit square: no two share a row or a column. */
 const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.25, 0.75]);
 
@@ -293,7 +296,9 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
     refl[1] = 2 * ndv * ny - vy;
     refl[2] = 2 * ndv * nz - vz;
     const glossy = m.shininess >= 50;
-    reflectedLight(radiance, refl, glossy, env);
+    // Brass and chrome (a metal with a strong reflection) mirror the room: blurred like lacquer
+    // they showed no reflection at all, a flat yellow. Matte black legs keep the blur.
+    reflectedLight(radiance, refl, m.kind === 'metal' && m.spec >= POLISHED ? 'polished' : glossy ? 'glossy' : 'satin', env);
     const fres = (1 - ndv) ** 5;
     if (m.kind === 'metal') {
       const k = (0.55 + 0.45 * fres) * ao;
