@@ -263,7 +263,8 @@ const sideTable: Builder = (c, { w, h }) => {
 const floorLamp: Builder = (c, { h }) => {
   const { b, style, mat } = c;
   const stemMat = style.shape === 'rolled' || style.shape === 'curved' ? mat('metal') : style.shape === 'soft' ? mat('woodLight') : mat('metal');
-  const scale = style.shape === 'curved' ? 1.35 : 1;
+  // The luxury drum is a little larger, no wider than the lamp's footprint (48 cm): at 60 cm it dwarfed the sofa beside it.
+  const scale = style.shape === 'curved' ? 1.1 : 1;
   b.lathe(0, 0, [[0.15 * scale, 0], [0.15 * scale, 0.02], [0.04, 0.04]], 24, stemMat);
   b.cylinder(0, 0, 0.012, 0.03, h - 0.2, stemMat, 8);
   const shadeMat = mat('shade');
