@@ -32,6 +32,26 @@ describe('surface relief', () => {
     }
     for (const kind of ['wood', 'metal', 'marble', 'ceramic', 'plain'] as const) expect(relief(kind, 0.1, 0.2, 0.3, 42, a)).toBe(false);
   });
+
+  it('of bedding runs in folds along the bed, not in bumps every way (a quilted mattress)', () => {
+    // How much the tilt changes over 2 cm across the bed (X) and along it (Z), on a duvet's top.
+    const a: Vec3 = [0, 0, 0];
+    const b: Vec3 = [0, 0, 0];
+    let across = 0;
+    let along = 0;
+    for (let i = 0; i < 60; i++) {
+      for (let k = 0; k < 60; k++) {
+        const x = -0.8 + i * 0.027;
+        const z = -1 + k * 0.033;
+        relief('linen', x, 0.58, z, 7, a);
+        relief('linen', x + 0.02, 0.58, z, 7, b);
+        across += Math.hypot(b[0] - a[0], b[2] - a[2]);
+        relief('linen', x, 0.58, z + 0.02, 7, b);
+        along += Math.hypot(b[0] - a[0], b[2] - a[2]);
+      }
+    }
+    expect(across / along).toBeGreaterThan(2);
+  });
 });
 
 describe('wood', () => {

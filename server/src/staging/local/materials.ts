@@ -251,8 +251,9 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
       amp = 0.22;
       break;
     case 'linen':
-      freq = 9;
-      amp = 0.32;
+      // Bedding lies smooth but for its folds (below): bumps everywhere read as a quilted mattress.
+      freq = 4;
+      amp = 0.12;
       break;
     case 'leather':
       freq = 12;
@@ -275,6 +276,15 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
   out[0] = ((noise3(fx + h, fy, fz, s) - n0) / h) * amp;
   out[1] = ((noise3(fx, fy + h, fz, s) - n0) / h) * amp;
   out[2] = ((noise3(fx, fy, fz + h, s) - n0) / h) * amp;
+  if (kind === 'linen') {
+    // Folds: soft ridges a hand's width apart, running along the bed (local Z) and wandering, in
+    // patches, as a duvet lies once it has been pulled straight.
+    const d = 0.004;
+    const c0 = drape(x, y, z, s);
+    out[0] += ((drape(x + d, y, z, s) - c0) / d) * DRAPE;
+    out[1] += ((drape(x, y + d, z, s) - c0) / d) * DRAPE;
+    out[2] += ((drape(x, y, z + d, s) - c0) / d) * DRAPE;
+  }
   if (kind === 'leather') {
     // Creases: folds a few centimetres apart running along the piece's width (local X), where a
     // hide flexes; in patches, not everywhere. Noise alone, without a direction, reads as hammered metal.
@@ -291,6 +301,15 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
 function fold(x: number, y: number, z: number, s: number): number {
   return (1 - Math.abs(2 * noise3(x * 5, y * 30, z * 30, s + 5) - 1)) ** 3 * smoothstep(0.45, 0.7, noise3(x * 3, y * 3, z * 3, s + 9));
 }
+
+/** A bedding fold's profile at a point: ridged noise stretched along Z, its course warped, faded out between patches. */
+function drape(x: number, y: number, z: number, s: number): number {
+  const warp = (noise3(x * 2, y * 2, z * 2, s + 13) - 0.5) * 0.25;
+  return (1 - Math.abs(2 * noise3((x + warp) * 9, y * 9, z * 1.5, s + 11) - 1)) ** 2 * smoothstep(0.35, 0.65, noise3(x * 1.5, y * 1.5, z * 1.5, s + 15));
+}
+
+/** Depth of a bedding fold's slope, in normal units per metre of its profile. */
+const DRAPE = 0.012;
 
 /** Depth of a leather crease's slope, in normal units per metre of the fold's profile. */
 const CREASE = 0.004;
