@@ -571,6 +571,25 @@ describe('a stuffed cushion', () => {
     expect(height(0.09, 0.056) - height(-0.09, 0.056)).toBeGreaterThan(0.01);
     expect(height(0.09, 0.056)).toBeGreaterThan(0.57 + 0.015);
   });
+
+  it('may be stuffed on its front as well as its top, each face following its own rise', () => {
+    const b = new MeshBuilder();
+    b.roundedBox([0, 0.5, 0], [0.3, 0.07, 0.28], 0.045, 0, { crown: 0.025 }, { crown: 0.012, face: 2 });
+    const m = b.build();
+    let front = -Infinity;
+    let top = -Infinity;
+    let tiltedSideways = 0;
+    for (let i = 0; i < m.positions.length; i += 3) {
+      const [x, y, z] = [m.positions[i]!, m.positions[i + 1]!, m.positions[i + 2]!];
+      if (Math.abs(x) < 0.025 && Math.abs(y - 0.5) < 0.01) front = Math.max(front, z);
+      if (Math.abs(x) < 0.025 && Math.abs(z) < 0.01) top = Math.max(top, y);
+      // Halfway out on the front face, the normal leans towards the side the face falls to.
+      if (z > 0.28 && Math.abs(y - 0.5) < 0.01 && x > 0.12 && x < 0.18) tiltedSideways = Math.max(tiltedSideways, m.normals[i]!);
+    }
+    expect(front).toBeCloseTo(0.28 + 0.012, 3);
+    expect(top).toBeCloseTo(0.57 + 0.025, 3);
+    expect(tiltedSideways).toBeGreaterThan(0.04);
+  });
 });
 
 describe('an upholstered panel (a wingback chair wing)', () => {

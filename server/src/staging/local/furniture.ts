@@ -141,10 +141,15 @@ const sofa: Builder = (c, { w, d, h }) => {
     const x = -inner / 2 + cushionW * (i + 0.5);
     // Cushions that have been sat on: each seat hollowed a little before its middle, each back
     // where a back leant, none the same. Identical crowned boxes read as a showroom model.
-    b.roundedBox([x, baseTop + 0.07, -d / 2 + backD + seatD / 2 + 0.015], [cushionW / 2 - 0.006, 0.07, seatD / 2], 0.045, fabric, {
-      crown: 0.022,
-      dent: [(c.rng() - 0.5) * 0.5, 0.15 + (c.rng() - 0.5) * 0.3, 0.012 + 0.012 * c.rng(), 0.45 + 0.2 * c.rng()],
-    });
+    // Its front (boxed, as a seat cushion's band is) bellies out a little too.
+    b.roundedBox(
+      [x, baseTop + 0.07, -d / 2 + backD + seatD / 2 + 0.015],
+      [cushionW / 2 - 0.006, 0.07, seatD / 2],
+      0.045,
+      fabric,
+      { crown: 0.022, dent: [(c.rng() - 0.5) * 0.5, 0.15 + (c.rng() - 0.5) * 0.3, 0.012 + 0.012 * c.rng(), 0.45 + 0.2 * c.rng()] },
+      { crown: 0.012, face: 2 },
+    );
     const backTop = h + (shape === 'square' ? -0.04 : 0.02);
     b.roundedBox([x, (seatTop + backTop) / 2, -d / 2 + backD + 0.07], [cushionW / 2 - 0.01, (backTop - seatTop) / 2, 0.085], 0.07, fabric, {
       crown: 0.025,

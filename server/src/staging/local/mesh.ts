@@ -63,36 +63,37 @@ export class MeshBuilder {
   /**
    * A box with rounded edges (radius r), centred at c with half sizes h: a subdivided cube whose
    * vertices are pushed out from the inner box, which gives correct normals on the rounds.
-   * `puff` stuffs one face (cushions, mattresses): its middle rises and its normals follow the
-   * rise, so the face is shaded as a crowned cushion, not as a flat board with a bump outline.
+   * `puffs` stuff faces (cushions, mattresses): a face's middle rises and its normals follow the
+   * rise, so it is shaded as a crowned cushion, not as a flat board with a bump outline.
    */
-  roundedBox(c: Vec3, h: Vec3, r: number, material: number, puff?: Puff): void {
+  roundedBox(c: Vec3, h: Vec3, r: number, material: number, ...puffs: Puff[]): void {
     this.grain = this.grained.has(material) ? longest(h) : 0;
     const rr = Math.max(0, Math.min(r, h[0] * 0.999, h[1] * 0.999, h[2] * 0.999));
-    const up = puff?.face ?? 1;
-    // The face's two other axes: X (along every cushion's width) and the one left.
-    const ua = 0;
-    const va = up === 1 ? 2 : 1;
+    // Each puffed face and its two other axes: X (along every cushion's width) and the one left.
+    const faces = puffs.map((puff) => {
+      const up = puff.face ?? 1;
+      const va: 1 | 2 = up === 1 ? 2 : 1;
+      return { puff, up, va };
+    });
     const axisCoords = (k: number): number[] => {
       const hh = h[k] ?? 0;
       if (rr < 1e-4) return [-hh, hh];
       // A puffed face is tessellated every few centimetres, so its rise and shading are smooth.
       const flat = 2 * (hh - rr);
-      const steps = puff && (k === ua || k === va) ? Math.max(1, Math.ceil(flat / PUFF_STEP)) : 1;
+      const steps = faces.some((f) => k === 0 || k === f.va) ? Math.max(1, Math.ceil(flat / PUFF_STEP)) : 1;
       const mid = Array.from({ length: steps + 1 }, (_, i) => -hh + rr + (flat * i) / steps);
       return [-hh, -hh + 0.3 * rr, ...mid, hh - 0.3 * rr, hh];
     };
     const cs: number[][] = [axisCoords(0), axisCoords(1), axisCoords(2)];
-    // The face's rise at (u, v): a crown, less a dent where someone sat; zero at the face's rim.
-    const rise = (u: number, v: number): number => {
-      if (!puff) return 0;
-      const fu = Math.max(0, 1 - (u / (h[ua] ?? 1)) ** 2);
-      const fv = Math.max(0, 1 - (v / (h[va] ?? 1)) ** 2);
+    // A face's rise at (u, v): a crown, less a dent where someone sat; zero at the face's rim.
+    const rise = (puff: Puff, va: 1 | 2, u: number, v: number): number => {
+      const fu = Math.max(0, 1 - (u / h[0]) ** 2);
+      const fv = Math.max(0, 1 - (v / h[va]) ** 2);
       let z = puff.crown;
       if (puff.dent) {
         const [du, dv, depth, radius] = puff.dent;
-        const eu = (u / (h[ua] ?? 1) - du) / radius;
-        const ev = (v / (h[va] ?? 1) - dv) / radius;
+        const eu = (u / h[0] - du) / radius;
+        const ev = (v / h[va] - dv) / radius;
         z -= depth * Math.exp(-(eu * eu + ev * ev));
       }
       return z * fu * fv;
@@ -107,19 +108,21 @@ export class MeshBuilder {
       const len = Math.hypot(d[0], d[1], d[2]);
       let n = len > 1e-9 ? normalize(d) : face;
       const pos: Vec3 = rr < 1e-4 ? [...p] : [inner[0] + n[0] * rr, inner[1] + n[1] * rr, inner[2] + n[2] * rr];
-      const w = n[up];
-      if (puff && w > 0) {
-        const u = pos[ua];
-        const v = pos[va];
+      const base: Vec3 = [pos[0], pos[1], pos[2]];
+      const tilted: Vec3 = [n[0], n[1], n[2]];
+      for (const { puff, up, va } of faces) {
+        const w = n[up];
+        if (w <= 0) continue;
+        const u = base[0];
+        const v = base[va];
         const e = 0.002;
-        const du = (rise(u + e, v) - rise(u - e, v)) / (2 * e);
-        const dv = (rise(u, v + e) - rise(u, v - e)) / (2 * e);
-        pos[up] += rise(u, v) * w;
-        const tilted: Vec3 = [n[0], n[1], n[2]];
-        tilted[ua] -= du * w;
+        const du = (rise(puff, va, u + e, v) - rise(puff, va, u - e, v)) / (2 * e);
+        const dv = (rise(puff, va, u, v + e) - rise(puff, va, u, v - e)) / (2 * e);
+        pos[up] += rise(puff, va, u, v) * w;
+        tilted[0] -= du * w;
         tilted[va] -= dv * w;
-        n = normalize(tilted);
       }
+      if (faces.length) n = normalize(tilted);
       return { pos: [pos[0] + c[0], pos[1] + c[1], pos[2] + c[2]], n };
     };
     // Each face: axis k fixed at +-h, grid over the two other axes.
