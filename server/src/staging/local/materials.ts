@@ -459,10 +459,13 @@ function fieldMotif(x: number, z: number, seed: number): { t: number; u: number 
   const a = (Math.abs(gx) + Math.abs(gz)) / Math.SQRT2;
   const b = Math.abs(Math.abs(gx) - Math.abs(gz)) / Math.SQRT2;
   const s = (a - 0.18) / 0.3;
-  if (s > 0 && s < 1 && b < 0.11 * Math.sin(s * Math.PI)) return pick < 0.3 ? { t: 0, u: 0.45 * tone } : { t: 0.7 * tone, u: 0 };
-  // A small blossom where four motifs' leaves meet, and a fine tendril along each diagonal.
-  // The blossom is one tone: its four quarters lie in four motifs.
-  if (Math.hypot(Math.abs(gx) - 0.5, Math.abs(gz) - 0.5) < 0.05) return { t: 0, u: 0.4 };
+  // Cream only as an accent: whole cream leaves and discs read as polka dots at listing size.
+  if (s > 0 && s < 1 && b < 0.11 * Math.sin(s * Math.PI)) return pick < 0.3 ? { t: 0.35 * tone, u: 0.2 * tone } : { t: 0.7 * tone, u: 0 };
+  // A small four-petalled blossom where four motifs' leaves meet, and a fine tendril along each
+  // diagonal. The blossom is one tone: its four quarters lie in four motifs.
+  const bx = Math.abs(gx) - 0.5;
+  const bz = Math.abs(gz) - 0.5;
+  if (Math.hypot(bx, bz) < 0.025 + 0.02 * Math.abs(Math.cos(2 * Math.atan2(bz, bx)))) return { t: 0, u: 0.35 };
   if (b < 0.018 + 0.012 * Math.sin(a * 40)) return { t: 0.45 * tone, u: 0 };
   return { t: 0, u: 0 };
 }
