@@ -572,6 +572,27 @@ describe('a stuffed cushion', () => {
     expect(height(0.09, 0.056)).toBeGreaterThan(0.57 + 0.015);
   });
 
+  it('may have piping along its seam: a cord round the face, half way round its rounded edge', () => {
+    const plain = new MeshBuilder();
+    plain.roundedBox([0, 0.5, 0], [0.3, 0.07, 0.28], 0.045, 0, { crown: 0 });
+    const welted = new MeshBuilder();
+    welted.roundedBox([0, 0.5, 0], [0.3, 0.07, 0.28], 0.045, 0, { crown: 0, welt: true });
+    const a = plain.build();
+    const b = welted.build();
+    expect(b.materials.length).toBeGreaterThan(a.materials.length + 500);
+    // The cord's points, after the box's own: each 4 mm from the seam, which lies on the rounded
+    // edge (4.5 cm from the inner box) at 45 degrees above the top face's rim or at its corners.
+    const inner: Vec3 = [0.3 - 0.045, 0.07 - 0.045, 0.28 - 0.045];
+    let lowest = Infinity;
+    for (let i = a.positions.length; i < b.positions.length; i += 3) {
+      const p: Vec3 = [b.positions[i]!, b.positions[i + 1]! - 0.5, b.positions[i + 2]!];
+      const d = Math.hypot(...p.map((v, k) => Math.max(0, Math.abs(v) - inner[k]!)));
+      expect(Math.abs(d - 0.045)).toBeLessThan(0.0041);
+      lowest = Math.min(lowest, p[1]);
+    }
+    expect(lowest).toBeGreaterThan(inner[1] + 0.045 / Math.sqrt(3) - 0.0041);
+  });
+
   it('may be stuffed on its front as well as its top, each face following its own rise', () => {
     const b = new MeshBuilder();
     b.roundedBox([0, 0.5, 0], [0.3, 0.07, 0.28], 0.045, 0, { crown: 0.025 }, { crown: 0.012, face: 2 });

@@ -147,7 +147,7 @@ const sofa: Builder = (c, { w, d, h }) => {
       [cushionW / 2 - 0.006, 0.07, seatD / 2],
       0.045,
       fabric,
-      { crown: 0.022, dent: [(c.rng() - 0.5) * 0.5, 0.15 + (c.rng() - 0.5) * 0.3, 0.012 + 0.012 * c.rng(), 0.45 + 0.2 * c.rng()] },
+      { crown: 0.022, dent: [(c.rng() - 0.5) * 0.5, 0.15 + (c.rng() - 0.5) * 0.3, 0.012 + 0.012 * c.rng(), 0.45 + 0.2 * c.rng()], welt: true },
       { crown: 0.012, face: 2 },
     );
     const backTop = h + (shape === 'square' ? -0.04 : 0.02);
@@ -155,6 +155,7 @@ const sofa: Builder = (c, { w, d, h }) => {
       crown: 0.025,
       face: 2,
       dent: [(c.rng() - 0.5) * 0.5, -0.2 + (c.rng() - 0.5) * 0.3, 0.01 + 0.012 * c.rng(), 0.5 + 0.2 * c.rng()],
+      welt: true,
     });
   }
   const pillowRoles: Role[] = ['pillowA', 'pillowB'];

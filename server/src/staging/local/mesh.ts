@@ -1,4 +1,4 @@
-import { normalize, type Vec3 } from './vec.ts';
+import { cross, normalize, type Vec3 } from './vec.ts';
 
 /**
  * Triangle soup with smooth normals, piece-local coordinates (for procedural textures, so wood
@@ -153,7 +153,58 @@ export class MeshBuilder {
         }
       }
     }
+    // Piping along a welted face's seam: the cube's edges round that face, mapped onto the
+    // rounded and puffed surface (half way round each rounded edge), so it follows the rise.
+    for (const { puff, up, va } of faces) {
+      if (!puff.welt || rr < 1e-4) continue;
+      const loop: Array<{ pos: Vec3; n: Vec3 }> = [];
+      const side = (from: [number, number], to: [number, number]) => {
+        const steps = Math.max(2, Math.ceil(Math.hypot(to[0] - from[0], to[1] - from[1]) / WELT_STEP));
+        for (let i = 0; i < steps; i++) {
+          const p: Vec3 = [0, 0, 0];
+          p[up] = h[up];
+          p[0] = from[0] + ((to[0] - from[0]) * i) / steps;
+          p[va] = from[1] + ((to[1] - from[1]) * i) / steps;
+          loop.push(shape(p, [0, 0, 0]));
+        }
+      };
+      const [hu, hv] = [h[0], h[va]];
+      side([-hu, -hv], [hu, -hv]);
+      side([hu, -hv], [hu, hv]);
+      side([hu, hv], [-hu, hv]);
+      side([-hu, hv], [-hu, -hv]);
+      this.tube(loop, WELT_RADIUS, material);
+    }
     this.grain = 0;
+  }
+
+  /** A closed tube of round section along a loop of surface points, standing on the surface (`n` its normal there). */
+  private tube(loop: Array<{ pos: Vec3; n: Vec3 }>, radius: number, material: number): void {
+    const sides = 6;
+    const rings = loop.map((q, i) => {
+      const prev = loop[(i + loop.length - 1) % loop.length]!.pos;
+      const next = loop[(i + 1) % loop.length]!.pos;
+      const t = normalize([next[0] - prev[0], next[1] - prev[1], next[2] - prev[2]]);
+      const b = normalize(cross(t, q.n));
+      const n = cross(b, t);
+      return Array.from({ length: sides }, (_, k) => {
+        const a = (k / sides) * 2 * Math.PI;
+        const dir: Vec3 = [n[0] * Math.cos(a) + b[0] * Math.sin(a), n[1] * Math.cos(a) + b[1] * Math.sin(a), n[2] * Math.cos(a) + b[2] * Math.sin(a)];
+        return { pos: [q.pos[0] + dir[0] * radius, q.pos[1] + dir[1] * radius, q.pos[2] + dir[2] * radius] as Vec3, n: dir };
+      });
+    });
+    for (let i = 0; i < rings.length; i++) {
+      const r0 = rings[i]!;
+      const r1 = rings[(i + 1) % rings.length]!;
+      for (let k = 0; k < sides; k++) {
+        const a = r0[k]!;
+        const b = r0[(k + 1) % sides]!;
+        const c = r1[(k + 1) % sides]!;
+        const d = r1[k]!;
+        this.triangle(a.pos, b.pos, c.pos, a.n, b.n, c.n, material);
+        this.triangle(a.pos, c.pos, d.pos, a.n, c.n, d.n, material);
+      }
+    }
   }
 
   box(c: Vec3, h: Vec3, material: number): void {
@@ -426,7 +477,13 @@ export interface Puff {
   face?: 1 | 2;
   /** A hollow where someone sat: its centre across the face (fractions of the half sizes, -1..1), depth (metres) and radius (fraction). */
   dent?: [number, number, number, number];
+  /** Piping (a welt) along the face's seam, as on a tailored cushion. */
+  welt?: boolean;
 }
+
+/** Radius of a welt's cord (metres), and the spacing of its rings. */
+const WELT_RADIUS = 0.004;
+const WELT_STEP = 0.02;
 
 /** Spacing (metres) of a puffed face's tessellation. */
 const PUFF_STEP = 0.04;
