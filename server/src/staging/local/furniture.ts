@@ -209,7 +209,7 @@ const armchair: Builder = (c, { w, d, h }) => {
   const fabric = mat('chairFabric');
   if (style.shape === 'rolled') {
     b.roundedBox([0, 0.28, 0], [w / 2, 0.16, d / 2], 0.05, fabric);
-    b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, fabric, { crown: 0.015 });
+    b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, fabric, { crown: 0.015, welt: true });
     // A wingback: the back rises to about 1.1 m, and a padded wing on each side sweeps forward
     // from it and curves down into the arm's roll.
     const backTop = 0.66 + h * 0.55;
@@ -238,7 +238,7 @@ const armchair: Builder = (c, { w, d, h }) => {
     // Body and back stand a little inside the arms' outer faces: coplanar faces of differently
     // rounded boxes would fight for the same pixels and leave a ragged seam.
     b.roundedBox([0, 0.26, 0], [w / 2 - 0.02, 0.16, d / 2], 0.12, fabric);
-    b.roundedBox([0, 0.47, 0.05], [w / 2 - 0.14, 0.06, d / 2 - 0.14], 0.05, fabric, { crown: 0.015 });
+    b.roundedBox([0, 0.47, 0.05], [w / 2 - 0.14, 0.06, d / 2 - 0.14], 0.05, fabric, { crown: 0.015, welt: true });
     b.roundedBox([0, (0.3 + h) / 2, -d / 2 + 0.12], [w / 2 - 0.02, (h - 0.3) / 2, 0.12], 0.12, fabric);
     for (const signX of [-1, 1]) b.roundedBox([signX * (w / 2 - 0.1), 0.48, -0.02], [0.1, 0.16, d / 2 - 0.02], 0.1, fabric);
     b.box([0, 0.05, 0], [w / 2 - 0.1, 0.05, d / 2 - 0.1], mat('metal'));
@@ -248,8 +248,8 @@ const armchair: Builder = (c, { w, d, h }) => {
   legs(c, w / 2, d / 2, 0.2, 0.05);
   b.roundedBox([0, 0.23, 0], [w / 2 - 0.02, 0.03, d / 2 - 0.02], 0.01, mat('wood'));
   // Leather cushions stuffed full, worn a little where sat on and leant against.
-  b.roundedBox([0, 0.33, 0.03], [w / 2 - 0.1, 0.07, d / 2 - 0.09], 0.04, fabric, { crown: 0.02, dent: [(c.rng() - 0.5) * 0.4, 0.15, 0.015, 0.5] });
-  b.roundedBox([0, 0.6, -d / 2 + 0.1], [w / 2 - 0.1, 0.22, 0.07], 0.05, fabric, { crown: 0.02, face: 2, dent: [(c.rng() - 0.5) * 0.4, -0.1, 0.012, 0.55] });
+  b.roundedBox([0, 0.33, 0.03], [w / 2 - 0.1, 0.07, d / 2 - 0.09], 0.04, fabric, { crown: 0.02, dent: [(c.rng() - 0.5) * 0.4, 0.15, 0.015, 0.5], welt: true });
+  b.roundedBox([0, 0.6, -d / 2 + 0.1], [w / 2 - 0.1, 0.22, 0.07], 0.05, fabric, { crown: 0.02, face: 2, dent: [(c.rng() - 0.5) * 0.4, -0.1, 0.012, 0.55], welt: true });
   for (const signX of [-1, 1]) {
     b.roundedBox([signX * (w / 2 - 0.04), 0.55, 0], [0.035, 0.02, d / 2 - 0.04], 0.01, mat('wood'));
     b.rod([signX * (w / 2 - 0.04), 0.26, d / 2 - 0.08], [signX * (w / 2 - 0.04), 0.54, d / 2 - 0.08], 0.012, mat('wood'));
