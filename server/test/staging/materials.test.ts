@@ -524,6 +524,31 @@ describe('a throw pillow', () => {
   });
 });
 
+describe('a chopped throw pillow', () => {
+  it('has its top pressed down in the middle, its corners left as ears, and stays closed', () => {
+    const top = (chop: number) => {
+      const b = new MeshBuilder();
+      b.pillow([0, 0.6, 0], 0.22, 0.2, 0.16, 0, 0, chop);
+      const m = b.build();
+      // The highest point near the middle and near the corners, upright (no lean).
+      let middle = -Infinity;
+      let ear = -Infinity;
+      for (let i = 0; i < m.positions.length; i += 3) {
+        const [x, y] = [m.positions[i]!, m.positions[i + 1]!];
+        if (Math.abs(x) < 0.03) middle = Math.max(middle, y);
+        if (Math.abs(x) > 0.15) ear = Math.max(ear, y);
+      }
+      return { middle, ear };
+    };
+    const plain = top(0);
+    const chopped = top(1);
+    // An unchopped cover's top is drawn in a little between its corners; a chop presses it 3 cm more.
+    expect(plain.ear - plain.middle).toBeLessThan(0.02);
+    expect(chopped.ear - chopped.middle).toBeGreaterThan(plain.ear - plain.middle + 0.03);
+    expect(chopped.ear).toBeCloseTo(plain.ear, 2);
+  });
+});
+
 describe('a stuffed cushion', () => {
   // A seat cushion 60 x 14 x 56 cm, crowned 2.5 cm, hollowed 2 cm towards its front left.
   const build = () => {

@@ -161,7 +161,8 @@ const sofa: Builder = (c, { w, d, h }) => {
   const pillowRoles: Role[] = ['pillowA', 'pillowB'];
   for (const signX of [-1, 1]) {
     const role = pillowRoles[signX < 0 ? 0 : 1]!;
-    b.pillow([signX * (inner / 2 - 0.24), seatTop + 0.2, -d / 2 + backD + 0.2], 0.22, 0.2, 0.16, 0.22, mat(role));
+    // Chopped and leaning each its own way, as a stager leaves them; two alike read as a catalogue's.
+    b.pillow([signX * (inner / 2 - 0.24), seatTop + 0.2, -d / 2 + backD + 0.2], 0.22, 0.2, 0.16, 0.18 + 0.1 * c.rng(), mat(role), 0.6 + 0.4 * c.rng());
   }
   if (shape === 'soft') b.box([0, legH / 2, 0], [w / 2 - 0.06, legH / 2, d / 2 - 0.06], mat('dark'));
   else legs(c, w / 2, d / 2, legH, 0.07);

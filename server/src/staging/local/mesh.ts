@@ -361,17 +361,20 @@ export class MeshBuilder {
 
   /**
    * A throw pillow centred at c, `hw` x `hh` half size and `thick` thick at its middle, leaning
-   * back (towards -Z) by `lean` radians: two faces puffed towards the middle and pinched to a
-   * seam at the edges, the sides drawn in a little as a stuffed cover's are.
+   * back (towards -Z) by `lean` radians, its top chopped by `chop` (0..1): two faces puffed
+   * towards the middle and pinched to a seam at the edges, the sides drawn in a little as a
+   * stuffed cover's are.
    */
-  pillow(c: Vec3, hw: number, hh: number, thick: number, lean: number, material: number): void {
+  pillow(c: Vec3, hw: number, hh: number, thick: number, lean: number, material: number, chop = 0): void {
     const n = 10;
     const cl = Math.cos(lean);
     const sl = Math.sin(lean);
     const at = (u: number, v: number, side: number): Vec3 => {
+      // The chop a stager gives a pillow: its top's middle pressed down and thinner, its corners left as ears.
+      const press = chop * (1 - u * u) ** 2 * Math.max(0, v) ** 2;
       const x = hw * u * (1 - 0.07 * (1 - v * v));
-      const y = hh * v * (1 - 0.07 * (1 - u * u));
-      const z = side * (thick / 2) * Math.pow(Math.max(0, (1 - u * u) * (1 - v * v)), 0.45);
+      const y = hh * v * (1 - 0.07 * (1 - u * u)) - hh * 0.22 * press;
+      const z = side * (thick / 2) * Math.pow(Math.max(0, (1 - u * u) * (1 - v * v)), 0.45) * (1 - 0.35 * press);
       return [c[0] + x, c[1] + y * cl + z * sl, c[2] - y * sl + z * cl];
     };
     const normal = (u: number, v: number, side: number): Vec3 => {
