@@ -409,7 +409,7 @@ const bed: Builder = (c, { w, d, h }) => {
   const pillowW = w / 4 - 0.03;
   for (const signX of [-1, 1]) {
     b.roundedBox([signX * (w / 4), 0.62, -d / 2 + 0.22], [pillowW, 0.08, 0.18], 0.07, mat('bedding'), { crown: 0.02 });
-    if (style.shape !== 'soft') b.pillow([signX * (w / 4 - 0.02), 0.78, -d / 2 + 0.15], pillowW - 0.04, 0.2, 0.17, 0.35, mat(signX < 0 ? 'pillowA' : 'pillowB'));
+    if (style.shape !== 'soft') b.pillow([signX * (w / 4 - 0.02), 0.78, -d / 2 + 0.15], pillowW - 0.04, 0.2, 0.17, 0.3 + 0.1 * c.rng(), mat(signX < 0 ? 'pillowA' : 'pillowB'), 0.5 + 0.4 * c.rng());
   }
   const headboardH = headboardTop(h, style);
   const headboardZ = -d / 2 - 0.04;
