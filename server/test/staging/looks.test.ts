@@ -33,6 +33,21 @@ describe('furniture sets', () => {
     expect(variationSet('modern', 0, 'listing-1', 0).names).not.toEqual(variationSet('luxury', 0, 'listing-1', 0).names);
   });
 
+  it("mirror the room only from a polished metal: a look's brushed or antiqued metal is blurred, whatever the house metal", () => {
+    const seen = new Set<string>();
+    for (const style of STYLES) {
+      for (let i = 0; i < 40; i++) {
+        const set = variationSet(style, 0, `listing-${i}`, 0);
+        const metal = set.names.metal;
+        seen.add(metal);
+        expect(set.def.materials.metal.polished === true, `${style} ${metal}`).toBe(metal.startsWith('polished'));
+      }
+    }
+    // Both kinds were drawn: polished brass or chrome, and brushed brass or steel.
+    expect([...seen].some((m) => m.startsWith('polished'))).toBe(true);
+    expect([...seen].some((m) => m.startsWith('brushed'))).toBe(true);
+  });
+
   it("keep a look's hero pieces and materials in every variation and on every photo", () => {
     for (const style of STYLES) {
       const first = variationSet(style, 0, 'listing-9', 1);

@@ -39,18 +39,27 @@ describe('surface relief', () => {
     const b: Vec3 = [0, 0, 0];
     let across = 0;
     let along = 0;
+    let shadeAcross = 0;
+    let shadeAlong = 0;
     for (let i = 0; i < 60; i++) {
       for (let k = 0; k < 60; k++) {
         const x = -0.8 + i * 0.027;
         const z = -1 + k * 0.033;
+        relief('linen', x, 0.58, z, 7, a, true);
+        relief('linen', x + 0.02, 0.58, z, 7, b, true);
+        across += Math.hypot(b[0] - a[0], b[2] - a[2]);
+        relief('linen', x, 0.58, z + 0.02, 7, b, true);
+        along += Math.hypot(b[0] - a[0], b[2] - a[2]);
+        // A lamp shade, linen too but stretched taut, keeps its weave's bumps every way.
         relief('linen', x, 0.58, z, 7, a);
         relief('linen', x + 0.02, 0.58, z, 7, b);
-        across += Math.hypot(b[0] - a[0], b[2] - a[2]);
+        shadeAcross += Math.hypot(b[0] - a[0], b[2] - a[2]);
         relief('linen', x, 0.58, z + 0.02, 7, b);
-        along += Math.hypot(b[0] - a[0], b[2] - a[2]);
+        shadeAlong += Math.hypot(b[0] - a[0], b[2] - a[2]);
       }
     }
     expect(across / along).toBeGreaterThan(2);
+    expect(shadeAcross / shadeAlong).toBeLessThan(1.3);
   });
 });
 
@@ -597,7 +606,7 @@ describe('a stuffed cushion', () => {
     expect(height(0.09, 0.056)).toBeGreaterThan(0.57 + 0.015);
   });
 
-  it('may have piping along its seam: a cord round the face, half way round its rounded edge', () => {
+  it('may have piping along its seam: a cord centred half way round its rounded edge, round the corners too', () => {
     const plain = new MeshBuilder();
     plain.roundedBox([0, 0.5, 0], [0.3, 0.07, 0.28], 0.045, 0, { crown: 0 });
     const welted = new MeshBuilder();
@@ -605,17 +614,21 @@ describe('a stuffed cushion', () => {
     const a = plain.build();
     const b = welted.build();
     expect(b.materials.length).toBeGreaterThan(a.materials.length + 500);
-    // The cord's points, after the box's own: each 4 mm from the seam, which lies on the rounded
-    // edge (4.5 cm from the inner box) at 45 degrees above the top face's rim or at its corners.
+    // The seam: 4.5 cm out from the inner box, 45 degrees up from the top face's plane. Every
+    // point of the cord (after the box's own) lies its radius, 4 mm, from the seam point beside it.
     const inner: Vec3 = [0.3 - 0.045, 0.07 - 0.045, 0.28 - 0.045];
-    let lowest = Infinity;
+    const slant = 0.045 * Math.SQRT1_2;
+    let corners = 0;
     for (let i = a.positions.length; i < b.positions.length; i += 3) {
       const p: Vec3 = [b.positions[i]!, b.positions[i + 1]! - 0.5, b.positions[i + 2]!];
-      const d = Math.hypot(...p.map((v, k) => Math.max(0, Math.abs(v) - inner[k]!)));
-      expect(Math.abs(d - 0.045)).toBeLessThan(0.0041);
-      lowest = Math.min(lowest, p[1]);
+      const ox = Math.sign(p[0]) * Math.max(0, Math.abs(p[0]) - inner[0]);
+      const oz = Math.sign(p[2]) * Math.max(0, Math.abs(p[2]) - inner[2]);
+      const l = Math.hypot(ox, oz);
+      if (ox !== 0 && oz !== 0) corners++;
+      const seam: Vec3 = [p[0] - ox + (slant * ox) / l, inner[1] + slant, p[2] - oz + (slant * oz) / l];
+      expect(Math.hypot(p[0] - seam[0], p[1] - seam[1], p[2] - seam[2])).toBeCloseTo(0.004, 3);
     }
-    expect(lowest).toBeGreaterThan(inner[1] + 0.045 / Math.sqrt(3) - 0.0041);
+    expect(corners).toBeGreaterThan(100);
   });
 
   it('may be stuffed on its front as well as its top, each face following its own rise', () => {

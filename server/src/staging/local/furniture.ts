@@ -161,7 +161,7 @@ const sofa: Builder = (c, { w, d, h }) => {
   const pillowRoles: Role[] = ['pillowA', 'pillowB'];
   for (const signX of [-1, 1]) {
     const role = pillowRoles[signX < 0 ? 0 : 1]!;
-    // Chopped and leaning each its own way, as a stager leaves them; two alike read as a catalogue's.
+    // Each chopped and leaning back by its own amount, as a stager leaves them; two alike read as a catalogue's.
     b.pillow([signX * (inner / 2 - 0.24), seatTop + 0.2, -d / 2 + backD + 0.2], 0.22, 0.2, 0.16, 0.18 + 0.1 * c.rng(), mat(role), 0.6 + 0.4 * c.rng());
   }
   if (shape === 'soft') b.box([0, legH / 2, 0], [w / 2 - 0.06, legH / 2, d / 2 - 0.06], mat('dark'));
@@ -270,8 +270,8 @@ const sideTable: Builder = (c, { w, h }) => {
 const floorLamp: Builder = (c, { h }) => {
   const { b, style, mat } = c;
   const stemMat = style.shape === 'rolled' || style.shape === 'curved' ? mat('metal') : style.shape === 'soft' ? mat('woodLight') : mat('metal');
-  // The luxury drum is a little larger, no wider than the lamp's footprint (48 cm): at 60 cm it dwarfed the sofa beside it.
-  const scale = style.shape === 'curved' ? 1.1 : 1;
+  // The luxury drum is a little larger, yet within the lamp's footprint (47 cm at the luxury scale): at 60 cm it dwarfed the sofa beside it.
+  const scale = style.shape === 'curved' ? 1.07 : 1;
   b.lathe(0, 0, [[0.15 * scale, 0], [0.15 * scale, 0.02], [0.04, 0.04]], 24, stemMat);
   b.cylinder(0, 0, 0.012, 0.03, h - 0.2, stemMat, 8);
   const shadeMat = mat('shade');

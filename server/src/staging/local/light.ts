@@ -16,7 +16,7 @@ import { clamp, normalize, type Vec3 } from './vec.ts';
 export interface RoomRadiance {
   /** Linear RGB radiance per texel, ENV_W x ENV_H. */
   env: Float32Array;
-  /** The same blurred over about 15 degrees: what a glossy finish (lacquer, marble, metal) reflects. */
+  /** The same blurred over about 15 degrees: what a glossy finish (lacquer, marble, brushed metal) reflects. */
   glossy: Float32Array;
   /** Blurred over about 35 degrees: what a satin finish (oiled wood, leather) reflects. */
   satin: Float32Array;

@@ -34,6 +34,10 @@ export interface Material {
   glow?: number;
   /** Half extents of a rug's pattern in metres, so borders follow its edges. */
   half?: [number, number];
+  /** A metal polished to a mirror (not brushed, rubbed or antiqued): it reflects the room unblurred. */
+  polished?: boolean;
+  /** Cloth that lies in folds (bedding), not stretched taut (a lamp shade). */
+  drape?: boolean;
 }
 
 const lin = (c: number) => SRGB_TO_LINEAR[Math.round(clamp(c, 0, 1) * 255)] ?? 0;
@@ -241,7 +245,7 @@ function leafColour(pm: PreparedMaterial, x: number, y: number, z: number, seed:
  * tilted normal makes the texture answer the room's light as cloth does, where a colour
  * pattern alone reads as printed on.
  */
-export function relief(kind: MaterialKind, x: number, y: number, z: number, seed: number, out: Vec3): boolean {
+export function relief(kind: MaterialKind, x: number, y: number, z: number, seed: number, out: Vec3, drape = false): boolean {
   let freq: number;
   let amp: number;
   switch (kind) {
@@ -251,9 +255,9 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
       amp = 0.22;
       break;
     case 'linen':
-      // Bedding lies smooth but for its folds (below): bumps everywhere read as a quilted mattress.
-      freq = 4;
-      amp = 0.12;
+      // Bedding (`drape`) lies smooth but for its folds (below): bumps everywhere read as a quilted mattress.
+      freq = drape ? 4 : 9;
+      amp = drape ? 0.12 : 0.32;
       break;
     case 'leather':
       freq = 12;
@@ -276,14 +280,14 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
   out[0] = ((noise3(fx + h, fy, fz, s) - n0) / h) * amp;
   out[1] = ((noise3(fx, fy + h, fz, s) - n0) / h) * amp;
   out[2] = ((noise3(fx, fy, fz + h, s) - n0) / h) * amp;
-  if (kind === 'linen') {
+  if (drape) {
     // Folds: soft ridges a hand's width apart, running along the bed (local Z) and wandering, in
     // patches, as a duvet lies once it has been pulled straight.
     const d = 0.004;
-    const c0 = drape(x, y, z, s);
-    out[0] += ((drape(x + d, y, z, s) - c0) / d) * DRAPE;
-    out[1] += ((drape(x, y + d, z, s) - c0) / d) * DRAPE;
-    out[2] += ((drape(x, y, z + d, s) - c0) / d) * DRAPE;
+    const c0 = bedFold(x, y, z, s);
+    out[0] += ((bedFold(x + d, y, z, s) - c0) / d) * DRAPE;
+    out[1] += ((bedFold(x, y + d, z, s) - c0) / d) * DRAPE;
+    out[2] += ((bedFold(x, y, z + d, s) - c0) / d) * DRAPE;
   }
   if (kind === 'leather') {
     // Creases: folds a few centimetres apart running along the piece's width (local X), where a
@@ -303,7 +307,7 @@ function fold(x: number, y: number, z: number, s: number): number {
 }
 
 /** A bedding fold's profile at a point: ridged noise stretched along Z, its course warped, faded out between patches. */
-function drape(x: number, y: number, z: number, s: number): number {
+function bedFold(x: number, y: number, z: number, s: number): number {
   const warp = (noise3(x * 2, y * 2, z * 2, s + 13) - 0.5) * 0.25;
   return (1 - Math.abs(2 * noise3((x + warp) * 9, y * 9, z * 1.5, s + 11) - 1)) ** 2 * smoothstep(0.35, 0.65, noise3(x * 1.5, y * 1.5, z * 1.5, s + 15));
 }

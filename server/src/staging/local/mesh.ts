@@ -21,7 +21,10 @@ export class MeshBuilder {
    * front to back takes Z; otherwise its grain would run across it in stripes.
    */
   private grain: 0 | 1 | 2 = 0;
-  /** Materials (indices) whose texture follows a part's length: wood. Others keep the piece's axes (a rug's pattern, a canvas). */
+  /**
+   * Materials (indices) whose boxes and rods are textured along their length: wood. Others keep
+   * the piece's axes there (a rug's pattern, a canvas); turned parts follow `lathe`'s own rule.
+   */
   readonly grained = new Set<number>();
 
   /** Places what follows: yaw about Y, then translation (ty lifts wall art to its hanging height). */
@@ -153,26 +156,42 @@ export class MeshBuilder {
         }
       }
     }
-    // Piping along a welted face's seam: the cube's edges round that face, mapped onto the
-    // rounded and puffed surface (half way round each rounded edge), so it follows the rise.
+    // Piping along a welted face's seam, half way round its rounded edges (45 degrees from the
+    // face) and round its corners as quarter circles at that height; each point goes through
+    // `shape`, so the cord follows the face's rise. `shape` only reads a point's offset from the
+    // inner box, so a point that offset from the box's inner edge or corner stands for it.
+    const slant = rr * Math.SQRT1_2;
     for (const { puff, up, va } of faces) {
       if (!puff.welt || rr < 1e-4) continue;
-      const loop: Array<{ pos: Vec3; n: Vec3 }> = [];
-      const side = (from: [number, number], to: [number, number]) => {
-        const steps = Math.max(2, Math.ceil(Math.hypot(to[0] - from[0], to[1] - from[1]) / WELT_STEP));
-        for (let i = 0; i < steps; i++) {
-          const p: Vec3 = [0, 0, 0];
-          p[up] = h[up];
-          p[0] = from[0] + ((to[0] - from[0]) * i) / steps;
-          p[va] = from[1] + ((to[1] - from[1]) * i) / steps;
-          loop.push(shape(p, [0, 0, 0]));
-        }
+      const lu = h[0] - rr;
+      const lv = h[va] - rr;
+      const seam = (cu: number, cv: number, theta: number): Vec3 => {
+        const p: Vec3 = [0, 0, 0];
+        p[up] = h[up] - rr + slant;
+        p[0] = cu + slant * Math.cos(theta);
+        p[va] = cv + slant * Math.sin(theta);
+        return p;
       };
-      const [hu, hv] = [h[0], h[va]];
-      side([-hu, -hv], [hu, -hv]);
-      side([hu, -hv], [hu, hv]);
-      side([hu, hv], [-hu, hv]);
-      side([-hu, hv], [-hu, -hv]);
+      const corners: Array<[number, number]> = [
+        [lu, lv],
+        [-lu, lv],
+        [-lu, -lv],
+        [lu, -lv],
+      ];
+      const loop: Array<{ pos: Vec3; n: Vec3 }> = [];
+      for (let q = 0; q < 4; q++) {
+        const [cu, cv] = corners[q]!;
+        for (let k = 0; k < WELT_ARC; k++) loop.push(shape(seam(cu, cv, ((q + k / WELT_ARC) * Math.PI) / 2), [0, 0, 0]));
+        // The straight run to the next corner.
+        const [nu, nv] = corners[(q + 1) % 4]!;
+        const a = seam(cu, cv, ((q + 1) * Math.PI) / 2);
+        const b = seam(nu, nv, ((q + 1) * Math.PI) / 2);
+        const steps = Math.ceil(Math.hypot(b[0] - a[0], b[va] - a[va]) / WELT_STEP);
+        for (let i = 0; i < steps; i++) {
+          const t = i / steps;
+          loop.push(shape([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t], [0, 0, 0]));
+        }
+      }
       this.tube(loop, WELT_RADIUS, material);
     }
     this.grain = 0;
@@ -484,9 +503,10 @@ export interface Puff {
   welt?: boolean;
 }
 
-/** Radius of a welt's cord (metres), and the spacing of its rings. */
+/** Radius of a welt's cord (metres), the spacing of its rings along a straight run, and its rings round a corner. */
 const WELT_RADIUS = 0.004;
 const WELT_STEP = 0.02;
+const WELT_ARC = 4;
 
 /** Spacing (metres) of a puffed face's tessellation. */
 const PUFF_STEP = 0.04;

@@ -152,9 +152,6 @@ export function daylightFalloff(samples: LightSample[], box: RoomModel['box']): 
  */
 const SATIN_GRAZING = 0.4;
 
-/** A metal reflecting at least this much (styles.ts `spec`) is polished: brass, chrome. */
-const POLISHED = 0.5;
-
 /** A rotated grid of four offsets in a unit square: no two share a row or a column. */
 const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.25, 0.75]);
 
@@ -224,7 +221,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       nz = -nz;
       ndv = -ndv;
     }
-    if (relief(m.kind, f.lx, f.ly, f.lz, f.material * 7919, bump)) {
+    if (relief(m.kind, f.lx, f.ly, f.lz, f.material * 7919, bump, m.drape)) {
       nx += bump[0];
       ny += bump[1];
       nz += bump[2];
@@ -296,9 +293,9 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
     refl[1] = 2 * ndv * ny - vy;
     refl[2] = 2 * ndv * nz - vz;
     const glossy = m.shininess >= 50;
-    // Brass and chrome (a metal with a strong reflection) mirror the room: blurred like lacquer
-    // they showed no reflection at all, a flat yellow. Matte black legs keep the blur.
-    reflectedLight(radiance, refl, m.kind === 'metal' && m.spec >= POLISHED ? 'polished' : glossy ? 'glossy' : 'satin', env);
+    // Polished brass and chrome mirror the room: blurred like lacquer they showed no reflection
+    // at all, a flat yellow. Brushed, rubbed and antiqued metals and matte black legs keep the blur.
+    reflectedLight(radiance, refl, m.kind === 'metal' && m.polished ? 'polished' : glossy ? 'glossy' : 'satin', env);
     const fres = (1 - ndv) ** 5;
     if (m.kind === 'metal') {
       const k = (0.55 + 0.45 * fres) * ao;

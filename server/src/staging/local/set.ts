@@ -30,6 +30,8 @@ interface Finish {
   color: Vec3;
   color2?: Vec3;
   spec?: number;
+  /** A metal polished to a mirror; a set's metal says its own (absent: brushed, rubbed or antiqued). */
+  polished?: boolean;
 }
 
 interface Art {
@@ -90,7 +92,7 @@ const woodOf = (s: Style) => {
   const { wood, woodLight } = house[s].materials;
   return { wood: { color: wood.color, color2: wood.color2 }, light: { color: woodLight.color, color2: woodLight.color2 } };
 };
-const metalOf = (s: Style): Finish => ({ color: house[s].materials.metal.color, spec: house[s].materials.metal.spec });
+const metalOf = (s: Style): Finish => ({ color: house[s].materials.metal.color, spec: house[s].materials.metal.spec, polished: house[s].materials.metal.polished ?? false });
 
 const CHOICES: Record<Style, StyleChoices> = {
   modern: {
@@ -161,7 +163,7 @@ const CHOICES: Record<Style, StyleChoices> = {
     metal: [
       { name: 'antique brass', value: metalOf('traditional') },
       { name: 'oil-rubbed bronze', value: { color: [0.28, 0.2, 0.13], spec: 0.5 } },
-      { name: 'polished nickel', value: { color: [0.75, 0.74, 0.7], spec: 0.75 } },
+      { name: 'polished nickel', value: { color: [0.75, 0.74, 0.7], spec: 0.75, polished: true } },
     ],
     accent: [
       { name: 'forest green', value: house.traditional.materials.chairFabric.color },
@@ -252,7 +254,7 @@ const CHOICES: Record<Style, StyleChoices> = {
     metal: [
       { name: 'polished brass', value: metalOf('luxury') },
       { name: 'champagne gold', value: { color: [0.82, 0.74, 0.6], spec: 0.85 } },
-      { name: 'polished chrome', value: { color: [0.8, 0.8, 0.82], spec: 0.9 } },
+      { name: 'polished chrome', value: { color: [0.8, 0.8, 0.82], spec: 0.9, polished: true } },
     ],
     accent: [
       { name: 'blush velvet', value: house.luxury.materials.chairFabric.color },
@@ -294,7 +296,7 @@ function pick(choices: StyleChoices, hero: number | null, secondary: number | nu
   return picks;
 }
 
-const tint = (m: Material, f: Finish): Material => ({ ...m, color: f.color, color2: f.color2 ?? m.color2, spec: f.spec ?? m.spec });
+const tint = (m: Material, f: Finish): Material => ({ ...m, color: f.color, color2: f.color2 ?? m.color2, spec: f.spec ?? m.spec, polished: f.polished });
 
 /**
  * The set for a style: hero choices from `hero`, secondary ones from `secondary` (either null for

@@ -63,7 +63,7 @@ export interface StyleDef {
 const fabric = (color: Vec3): Material => ({ kind: 'fabric', color, spec: 0.03, shininess: 8 });
 const velvet = (color: Vec3): Material => ({ kind: 'velvet', color, spec: 0.05, shininess: 10 });
 const wood = (color: Vec3, color2: Vec3, spec = 0.12): Material => ({ kind: 'wood', color, color2, spec, shininess: 30 });
-const metal = (color: Vec3, spec: number): Material => ({ kind: 'metal', color, spec, shininess: 60 });
+const metal = (color: Vec3, spec: number, polished = false): Material => ({ kind: 'metal', color, spec, shininess: 60, polished });
 const plain = (color: Vec3, spec = 0.05): Material => ({ kind: 'plain', color, spec, shininess: 20 });
 const leaf: Material = { kind: 'leaf', color: [0.16, 0.3, 0.11], color2: [0.3, 0.42, 0.14], spec: 0.12, shininess: 25 };
 const books = {
@@ -96,7 +96,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       art: { kind: 'art', color: [0.9, 0.88, 0.84], color2: [0.12, 0.12, 0.13], color3: [0.75, 0.5, 0.2], spec: 0.02, shininess: 5, pattern: 2 },
       frame: metal([0.05, 0.05, 0.05], 0.2),
       mat: plain([0.94, 0.93, 0.9]),
-      bedding: { kind: 'linen', color: [0.9, 0.9, 0.89], spec: 0.02, shininess: 5 },
+      bedding: { kind: 'linen', color: [0.9, 0.9, 0.89], spec: 0.02, shininess: 5, drape: true },
       throw: fabric([0.36, 0.37, 0.38]),
       ceramic: { kind: 'ceramic', color: [0.85, 0.84, 0.8], spec: 0.4, shininess: 50 },
       dark: plain([0.05, 0.05, 0.05]),
@@ -126,7 +126,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       art: { kind: 'art', color: [0.72, 0.76, 0.74], color2: [0.35, 0.42, 0.3], color3: [0.5, 0.52, 0.25], spec: 0.02, shininess: 5, pattern: 1 },
       frame: metal([0.75, 0.58, 0.3], 0.6),
       mat: plain([0.9, 0.86, 0.77]),
-      bedding: { kind: 'linen', color: [0.93, 0.9, 0.84], spec: 0.02, shininess: 5 },
+      bedding: { kind: 'linen', color: [0.93, 0.9, 0.84], spec: 0.02, shininess: 5, drape: true },
       throw: fabric([0.45, 0.12, 0.12]),
       ceramic: { kind: 'ceramic', color: [0.88, 0.86, 0.8], spec: 0.5, shininess: 60 },
       dark: plain([0.08, 0.05, 0.03]),
@@ -156,7 +156,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       art: { kind: 'art', color: [0.93, 0.91, 0.87], color2: [0.3, 0.28, 0.26], color3: [0.3, 0.28, 0.26], spec: 0.02, shininess: 5, pattern: 3 },
       frame: wood([0.8, 0.67, 0.49], [0.68, 0.54, 0.37]),
       mat: plain([0.95, 0.94, 0.91]),
-      bedding: { kind: 'linen', color: [0.94, 0.93, 0.9], spec: 0.02, shininess: 5 },
+      bedding: { kind: 'linen', color: [0.94, 0.93, 0.9], spec: 0.02, shininess: 5, drape: true },
       throw: fabric([0.8, 0.74, 0.64]),
       ceramic: { kind: 'ceramic', color: [0.92, 0.91, 0.88], spec: 0.2, shininess: 30 },
       dark: plain([0.2, 0.19, 0.18]),
@@ -175,7 +175,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       pillowB: velvet([0.8, 0.64, 0.34]),
       wood: wood([0.18, 0.1, 0.07], [0.1, 0.05, 0.03], 0.5),
       woodLight: wood([0.3, 0.18, 0.1], [0.18, 0.1, 0.05], 0.5),
-      metal: metal([0.86, 0.7, 0.46], 0.9),
+      metal: metal([0.86, 0.7, 0.46], 0.9, true),
       top: { kind: 'marble', color: [0.86, 0.85, 0.82], color2: [0.42, 0.42, 0.46], spec: 0.6, shininess: 90 },
       rug: { kind: 'rug', color: [0.86, 0.83, 0.77], color2: [0.7, 0.66, 0.6], color3: [0.74, 0.58, 0.32], spec: 0, shininess: 1, pattern: 3 },
       chairFabric: velvet([0.75, 0.52, 0.46]),
@@ -186,7 +186,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       art: { kind: 'art', color: [0.14, 0.2, 0.3], color2: [0.88, 0.85, 0.78], color3: [0.8, 0.62, 0.3], spec: 0.05, shininess: 10, pattern: 0 },
       frame: metal([0.84, 0.68, 0.44], 0.85),
       mat: plain([0.16, 0.16, 0.17]),
-      bedding: { kind: 'linen', color: [0.95, 0.93, 0.88], spec: 0.05, shininess: 10 },
+      bedding: { kind: 'linen', color: [0.95, 0.93, 0.88], spec: 0.05, shininess: 10, drape: true },
       throw: velvet([0.06, 0.28, 0.21]),
       ceramic: { kind: 'ceramic', color: [0.1, 0.1, 0.12], spec: 0.7, shininess: 90 },
       dark: plain([0.05, 0.05, 0.05]),
