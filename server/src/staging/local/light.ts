@@ -61,11 +61,15 @@ export function texelDirection(i: number, j: number): Vec3 {
 }
 
 export function directionTexel(d: Vec3): number {
-  const theta = Math.acos(clamp(d[1], -1, 1));
-  const phi = Math.atan2(d[0], d[2]);
-  const j = Math.min(ENV_H - 1, Math.floor((theta / Math.PI) * ENV_H));
-  const i = ((Math.floor(((phi + Math.PI) / (2 * Math.PI)) * ENV_W) % ENV_W) + ENV_W) % ENV_W;
+  const { x, y } = envCoords(d);
+  const j = Math.min(ENV_H - 1, Math.floor(y));
+  const i = ((Math.floor(x) % ENV_W) + ENV_W) % ENV_W;
   return j * ENV_W + i;
+}
+
+/** Where a direction falls on the map, in texels from its top-left corner (x across, y down). */
+function envCoords(d: Vec3): { x: number; y: number } {
+  return { x: ((Math.atan2(d[0], d[2]) + Math.PI) / (2 * Math.PI)) * ENV_W, y: (Math.acos(clamp(d[1], -1, 1)) / Math.PI) * ENV_H };
 }
 
 /** Real spherical harmonics up to order 2 at a unit direction. */
@@ -261,8 +265,10 @@ export type Finish = 'polished' | 'glossy' | 'satin';
  */
 export function reflectedLight(r: RoomRadiance, d: Vec3, finish: Finish, out: Vec3): void {
   const map = finish === 'polished' ? r.env : finish === 'glossy' ? r.glossy : r.satin;
-  const y = (Math.acos(clamp(d[1], -1, 1)) / Math.PI) * ENV_H - 0.5;
-  const x = ((Math.atan2(d[0], d[2]) + Math.PI) / (2 * Math.PI)) * ENV_W - 0.5;
+  // Texel centres sit half a texel in.
+  const at = envCoords(d);
+  const x = at.x - 0.5;
+  const y = at.y - 0.5;
   const j = Math.floor(y);
   const i = Math.floor(x);
   const fy = y - j;

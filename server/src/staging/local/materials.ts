@@ -280,25 +280,21 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
   out[0] = ((noise3(fx + h, fy, fz, s) - n0) / h) * amp;
   out[1] = ((noise3(fx, fy + h, fz, s) - n0) / h) * amp;
   out[2] = ((noise3(fx, fy, fz + h, s) - n0) / h) * amp;
-  if (drape) {
-    // Folds: soft ridges a hand's width apart, running along the bed (local Z) and wandering, in
-    // patches, as a duvet lies once it has been pulled straight.
-    const d = 0.004;
-    const c0 = bedFold(x, y, z, s);
-    out[0] += ((bedFold(x + d, y, z, s) - c0) / d) * DRAPE;
-    out[1] += ((bedFold(x, y + d, z, s) - c0) / d) * DRAPE;
-    out[2] += ((bedFold(x, y, z + d, s) - c0) / d) * DRAPE;
-  }
-  if (kind === 'leather') {
-    // Creases: folds a few centimetres apart running along the piece's width (local X), where a
-    // hide flexes; in patches, not everywhere. Noise alone, without a direction, reads as hammered metal.
-    const d = 0.002;
-    const c0 = fold(x, y, z, s);
-    out[0] += ((fold(x + d, y, z, s) - c0) / d) * CREASE;
-    out[1] += ((fold(x, y + d, z, s) - c0) / d) * CREASE;
-    out[2] += ((fold(x, y, z + d, s) - c0) / d) * CREASE;
-  }
+  // Folds: soft ridges a hand's width apart, running along the bed (local Z) and wandering, in
+  // patches, as a duvet lies once it has been pulled straight.
+  if (drape) addSlope(bedFold, x, y, z, s, 0.004, DRAPE, out);
+  // Creases: folds a few centimetres apart running along the piece's width (local X), where a
+  // hide flexes; in patches, not everywhere. Noise alone, without a direction, reads as hammered metal.
+  if (kind === 'leather') addSlope(fold, x, y, z, s, 0.002, CREASE, out);
   return true;
+}
+
+/** Adds to `out` the slope of a fold's profile at a point (forward differences over `d` metres), `depth` normal units per unit of slope. */
+function addSlope(profile: (x: number, y: number, z: number, s: number) => number, x: number, y: number, z: number, s: number, d: number, depth: number, out: Vec3): void {
+  const c0 = profile(x, y, z, s);
+  out[0] += ((profile(x + d, y, z, s) - c0) / d) * depth;
+  out[1] += ((profile(x, y + d, z, s) - c0) / d) * depth;
+  out[2] += ((profile(x, y, z + d, s) - c0) / d) * depth;
 }
 
 /** A leather crease's profile at a point (module level: a closure per shaded sample costs more than the noise). */
