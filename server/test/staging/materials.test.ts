@@ -682,3 +682,62 @@ describe('an upholstered panel (a wingback chair wing)', () => {
     expect(x1 - x0).toBeCloseTo(0.08, 5);
   });
 });
+
+describe('a sling', () => {
+  // A seat 50 cm across, hung level 45 cm deep at 0.42 m, sagging 4 cm in its middle.
+  const build = () => {
+    const b = new MeshBuilder();
+    b.sling(-0.25, 0.25, [[0.2, 0.42], [0, 0.42], [-0.25, 0.42]], 0.006, 0.04, 0);
+    return b.build();
+  };
+
+  it('hangs from its rails at the sides and sags in the middle, its sat-on face shaded as it sags', () => {
+    const m = build();
+    let lowest = Infinity;
+    let edge = -Infinity;
+    for (let i = 0; i < m.positions.length; i += 3) {
+      const [x, y] = [m.positions[i]!, m.positions[i + 1]!];
+      const n: Vec3 = [m.normals[i]!, m.normals[i + 1]!, m.normals[i + 2]!];
+      expect(Math.hypot(...n)).toBeCloseTo(1, 5);
+      if (Math.abs(x) > 0.2499) edge = Math.max(edge, y);
+      lowest = Math.min(lowest, y);
+      // The upper face (normal up) leans towards the middle where it sags: its normal's X
+      // points back to x = 0, by as much as the sag's slope (4 * 0.04 / 0.5 at the rails).
+      if (n[1] > 0 && Math.abs(x) > 0.2) {
+        expect(Math.sign(n[0])).toBe(-Math.sign(x));
+        expect(Math.abs(n[0] / n[1])).toBeGreaterThan(0.2);
+      }
+    }
+    expect(edge).toBeCloseTo(0.423, 3);
+    expect(lowest).toBeCloseTo(0.42 - 0.04 - 0.003, 3);
+  });
+
+  it('is a closed sheet as thick as asked, along a smooth curve through its points', () => {
+    const b = new MeshBuilder();
+    // A seat running back into a back that rises: the curve bends round, without corners.
+    b.sling(-0.25, 0.25, [[0.2, 0.42], [-0.2, 0.4], [-0.25, 0.6], [-0.3, 0.8]], 0.006, 0, 0);
+    const m = b.build();
+    // Along the middle of the upper face, the normal turns from up to forward by small steps.
+    const ring: Vec3[] = [];
+    for (let i = 0; i < m.positions.length; i += 3) {
+      const n: Vec3 = [m.normals[i]!, m.normals[i + 1]!, m.normals[i + 2]!];
+      const known = ring.some((q) => Math.abs(q[1] - n[1]) + Math.abs(q[2] - n[2]) < 1e-9);
+      if (Math.abs(m.positions[i]!) < 1e-9 && n[1] + n[2] > 0 && !known) ring.push(n);
+    }
+    ring.sort((a, b) => b[1] - a[1]);
+    expect(ring.length).toBeGreaterThan(8);
+    expect(ring[0]![1]).toBeGreaterThan(0.99);
+    expect(ring.at(-1)![1]).toBeLessThan(0.3);
+    const steps = ring.slice(1).map((n, i) => (Math.acos(Math.min(1, n[1] * ring[i]![1] + n[2] * ring[i]![2])) * 180) / Math.PI);
+    expect(Math.max(...steps)).toBeLessThan(30);
+    // Both faces are there, 6 mm apart.
+    const at = (i: number): Vec3 => [m.positions[i]!, m.positions[i + 1]!, m.positions[i + 2]!];
+    const upper = at(0);
+    let nearest = Infinity;
+    for (let i = 0; i < m.positions.length; i += 3) {
+      const p = at(i);
+      if (m.normals[i + 1]! * m.normals[1]! + m.normals[i + 2]! * m.normals[2]! < -0.99 && Math.abs(p[0] - upper[0]) < 1e-9) nearest = Math.min(nearest, Math.hypot(p[1] - upper[1], p[2] - upper[2]));
+    }
+    expect(nearest).toBeCloseTo(0.006, 4);
+  });
+});

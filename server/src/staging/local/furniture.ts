@@ -8,6 +8,7 @@ export type PieceKind =
   | 'sofa'
   | 'coffeeTable'
   | 'armchair'
+  | 'slingChair'
   | 'sideTable'
   | 'floorLamp'
   | 'plant'
@@ -38,6 +39,7 @@ const BASE_SIZES: Record<PieceKind, Size> = {
   sofa: { w: 2.1, d: 0.92, h: 0.8 },
   coffeeTable: { w: 1.15, d: 0.6, h: 0.42 },
   armchair: { w: 0.8, d: 0.82, h: 0.82 },
+  slingChair: { w: 0.64, d: 0.72, h: 0.78 },
   sideTable: { w: 0.46, d: 0.46, h: 0.55 },
   floorLamp: { w: 0.45, d: 0.45, h: 1.6 },
   plant: { w: 0.5, d: 0.5, h: 1.35 },
@@ -255,6 +257,35 @@ const armchair: Builder = (c, { w, d, h }) => {
     b.roundedBox([signX * (w / 2 - 0.04), 0.55, 0], [0.035, 0.02, d / 2 - 0.04], 0.01, mat('wood'));
     b.rod([signX * (w / 2 - 0.04), 0.26, d / 2 - 0.08], [signX * (w / 2 - 0.04), 0.54, d / 2 - 0.08], 0.012, mat('wood'));
   }
+};
+
+/**
+ * An open-frame chair with a sling seat and back (the style's chair leather or cloth hung from
+ * the frame's bars): light enough to stand in a photo's foreground, where a stuffed armchair
+ * would be a block before the room. Its frame is the style's legs' material.
+ */
+const slingChair: Builder = (c, { w, d, h }) => {
+  const { b, style, mat } = c;
+  const frame = style.shape === 'rolled' ? mat('wood') : style.shape === 'soft' ? mat('woodLight') : style.shape === 'square' ? mat('dark') : mat('metal');
+  const half = style.shape === 'curved' ? 0.012 : 0.016;
+  const x = w / 2 - 0.03;
+  const front = d / 2 - 0.05;
+  const back = -d / 2 + 0.08;
+  const arm = h - 0.16;
+  const seat = 0.42;
+  for (const signX of [-1, 1]) {
+    const sx = signX * x;
+    b.rod([sx, 0, front + 0.01], [sx, arm, front - 0.01], half, frame);
+    // The back legs lean back as they rise to carry the back.
+    b.rod([sx, 0, back + 0.03], [sx, h, back - 0.06], half, frame);
+    b.rod([sx, arm, front - 0.03], [sx, arm + 0.02, back - 0.035], half, frame);
+    b.rod([sx, seat, front - 0.01], [sx, seat - 0.02, back + 0.01], half * 0.85, frame);
+  }
+  b.rod([-x, 0.16, back + 0.025], [x, 0.16, back + 0.025], half * 0.8, frame);
+  // The seat hangs between the side rails and the back between the back legs, each sagging in its middle.
+  const s = x - half;
+  b.sling(-s, s, [[front + 0.01, seat - 0.02], [front - 0.01, seat + 0.005], [front - 0.1, seat - 0.005], [back + 0.06, seat - 0.03], [back + 0.02, seat - 0.01]], 0.006, 0.045, mat('chairFabric'));
+  b.sling(-s, s, [[back + 0.005, seat + 0.08], [back - 0.03, seat + 0.2], [back - 0.05, h - 0.04], [back - 0.07, h + 0.005], [back - 0.09, h - 0.02]], 0.006, 0.035, mat('chairFabric'));
 };
 
 const sideTable: Builder = (c, { w, h }) => {
@@ -601,6 +632,7 @@ export const BUILDERS: Record<PieceKind, Builder> = {
   sofa,
   coffeeTable,
   armchair,
+  slingChair,
   sideTable,
   floorLamp,
   plant,

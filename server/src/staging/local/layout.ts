@@ -217,6 +217,9 @@ function tucked(a: PieceKind, b: PieceKind): boolean {
   return (chair(a) && TABLES.includes(b)) || (chair(b) && TABLES.includes(a));
 }
 
+/** The share of a piece's outline that hides what is behind it, for an open frame (the rest shows through it). */
+const SEE_THROUGH: Partial<Record<PieceKind, number>> = { slingChair: 0.5 };
+
 /** Every rule a placement must satisfy; reasons are for tests and debugging. */
 export function violation(room: RoomModel, p: Placement, placed: Placement[]): string | null {
   const { left, right, back } = room.box;
@@ -265,7 +268,7 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
       if (iw > 0 && ih > 0) hidden += iw * ih;
     }
     // A doorway into an unlit hall is no view: a low piece may stand before part of it, its walkway clear.
-    if (hidden / area > (o.passage && p.size.h + p.lift < 1.2 ? 0.25 : 0.08)) return `hides ${o.kind}`;
+    if ((hidden * (SEE_THROUGH[p.kind] ?? 1)) / area > (o.passage && p.size.h + p.lift < 1.2 ? 0.25 : 0.08)) return `hides ${o.kind}`;
   }
   for (const wall of onCounter(p) ? [] : room.walls) {
     for (const [x, z] of fp) {
@@ -640,17 +643,35 @@ const CLOSING_DISTANCE = 1.45;
  * stands between its coffee table and the camera, an armchair goes there, turned to the table,
  * on the floor nearest the ideal distance from it and otherwise as near the camera as every rule
  * allows (in frame, clear of openings and of the other pieces, hiding neither sofa nor table).
+ * Where no armchair fits, an open sling chair may: it hides less of what is behind it, and may
+ * face the sofa square across the group rather than the table, showing its side where a chair
+ * turned to the table would show its back.
  */
 export function withForegroundChair(room: RoomModel, placed: Placement[], style: StyleDef): Placement[] {
   const table = placed.find((p) => p.kind === 'coffeeTable') ?? placed.find((p) => p.kind === 'sofa');
   if (!table || style.omit.includes('armchair')) return placed;
-  const cam = room.camera;
-  const depth = (x: number, z: number) => cam.toCamera([x, 0, z])[2];
+  const depth = (x: number, z: number) => room.camera.toCamera([x, 0, z])[2];
   const tableDepth = depth(table.x, table.z);
   // Seats and cabinets fill a foreground; a side table or a plant does not.
   const standing = placed.filter((p) => onFloor(p) && p !== table && p.size.w * p.size.d > 0.3);
   if (standing.some((p) => depth(p.x, p.z) < tableDepth - 0.5)) return placed;
-  const size = pieceSize('armchair', style);
+  const sofa = placed.find((p) => p.kind === 'sofa');
+  const chair = closingChair(room, placed, table, 'armchair', style, () => []) ?? closingChair(room, placed, table, 'slingChair', style, (yaw) => {
+      if (!sofa) return [];
+      const square = sofa.yaw + Math.PI;
+      return [square, yaw + Math.atan2(Math.sin(square - yaw), Math.cos(square - yaw)) / 2];
+    });
+  return chair ? [...placed, chair] : placed;
+}
+
+/**
+ * The best place for a chair closing the group on the camera's side (withForegroundChair):
+ * turned to the table, or to one of `alternatives(yaw)` for the yaw that would be.
+ */
+function closingChair(room: RoomModel, placed: Placement[], table: Placement, kind: PieceKind, style: StyleDef, alternatives: (yaw: number) => number[]): Placement | null {
+  const depth = (x: number, z: number) => room.camera.toCamera([x, 0, z])[2];
+  const tableDepth = depth(table.x, table.z);
+  const size = pieceSize(kind, style);
   const { left, right, back } = room.box;
   let best: { p: Placement; cost: number } | null = null;
   for (let z = 0.8; z < back; z += 0.1) {
@@ -661,22 +682,24 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
       if (reach < table.size.d / 2 + size.d / 2 + 0.35 || reach > CLOSING_DISTANCE + 0.6) continue;
       // Across the group from an armchair already there, not beside it.
       const crowded = placed.some((q) => q.kind === 'armchair' && Math.hypot(q.x - x, q.z - z) < 1.4);
-      const yaw = Math.atan2(table.x - x, table.z - z);
-      // How squarely it faces the camera (1) or turns its back (-1).
-      const facing = (Math.sin(yaw) * -x + Math.cos(yaw) * -z) / Math.hypot(x, z);
-      // Turned to the table from beside it, so the camera sees its side: from in front of the table it shows its back, a blank block.
-      if (facing < -0.5) continue;
-      // Of the places left, one showing its front or side beats one showing more of its back.
-      const cost = Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0) + BACK_VIEW_COST * Math.max(0, -facing);
-      if (best && cost >= best.cost) continue;
-      const p: Placement = { kind: 'armchair', x, z, yaw, size, lift: 0, foreground: true };
-      if (violation(room, p, placed)) continue;
-      // A low table may be half behind the chair, as it is from a seat in the room.
-      if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
-      best = { p, cost };
+      const toTable = Math.atan2(table.x - x, table.z - z);
+      for (const yaw of [toTable, ...alternatives(toTable)]) {
+        // How squarely it faces the camera (1) or turns its back (-1).
+        const facing = (Math.sin(yaw) * -x + Math.cos(yaw) * -z) / Math.hypot(x, z);
+        // Turned to the table from beside it, so the camera sees its side: from in front of the table it shows its back, a blank block.
+        if (facing < -0.5) continue;
+        // Of the places left, one showing its front or side beats one showing more of its back; one turned to the table beats one turned aside.
+        const cost = Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0) + BACK_VIEW_COST * Math.max(0, -facing) + (yaw === toTable ? 0 : 0.3);
+        if (best && cost >= best.cost) continue;
+        const p: Placement = { kind, x, z, yaw, size, lift: 0, foreground: true };
+        if (violation(room, p, placed)) continue;
+        // A low table may be half behind the chair, as it is from a seat in the room.
+        if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
+        best = { p, cost };
+      }
     }
   }
-  return best ? [...placed, best.p] : placed;
+  return best?.p ?? null;
 }
 
 /**

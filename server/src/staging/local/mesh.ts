@@ -297,16 +297,7 @@ export class MeshBuilder {
    * outline curves. Wings of a wingback chair.
    */
   panel(x: number, corners: Array<[number, number]>, r: number, material: number): void {
-    let outline = corners;
-    for (let pass = 0; pass < 2; pass++) {
-      outline = outline.flatMap((p, i) => {
-        const q = outline[(i + 1) % outline.length]!;
-        return [
-          [0.75 * p[0] + 0.25 * q[0], 0.75 * p[1] + 0.25 * q[1]],
-          [0.25 * p[0] + 0.75 * q[0], 0.25 * p[1] + 0.75 * q[1]],
-        ] as Array<[number, number]>;
-      });
-    }
+    const outline = cutCorners(corners, 2, true);
     const n = outline.length;
     const cz = outline.reduce((s, p) => s + p[0], 0) / n;
     const cy = outline.reduce((s, p) => s + p[1], 0) / n;
@@ -433,6 +424,59 @@ export class MeshBuilder {
     }
   }
 
+  /**
+   * A sling of leather or canvas hung across a frame from x0 to x1: a sheet `thick` thick whose
+   * cross-section follows `profile` ((z, y) points, its corners rounded off), and
+   * which sags by `sag` in its middle away from the side it is sat on (on the left of the
+   * profile's direction: a seat drawn front to back is sat on from above).
+   */
+  sling(x0: number, x1: number, profile: Array<[number, number]>, thick: number, sag: number, material: number): void {
+    const line = cutCorners(profile, 3, false);
+    const m = line.length;
+    // The sat-on side at each point of the curve: its tangent turned a quarter.
+    const up = line.map((_, i) => {
+      const a = line[Math.max(0, i - 1)]!;
+      const b = line[Math.min(m - 1, i + 1)]!;
+      const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+      return [(b[1] - a[1]) / len, -(b[0] - a[0]) / len] as const;
+    });
+    const cols = 8;
+    const across = (k: number) => -1 + (2 * k) / cols;
+    const at = (i: number, k: number, side: number): Vec3 => {
+      const s = across(k);
+      const off = (side * thick) / 2 - sag * (1 - s * s);
+      return [x0 + ((x1 - x0) * k) / cols, line[i]![1] + up[i]![1] * off, line[i]![0] + up[i]![0] * off];
+    };
+    // The sag tilts the surface towards the middle: its slope across is d/dx of sag (1 - s^2).
+    const normal = (i: number, k: number, side: number): Vec3 => {
+      const slope = (-4 * sag * across(k)) / (x1 - x0);
+      return normalize([side * slope, side * up[i]![1], side * up[i]![0]]);
+    };
+    for (const side of [1, -1]) {
+      for (let i = 0; i + 1 < m; i++) {
+        for (let k = 0; k < cols; k++) {
+          const corners: Array<[number, number]> = [
+            [i, k],
+            [i, k + 1],
+            [i + 1, k + 1],
+            [i + 1, k],
+          ];
+          const [a, b, c, d] = corners.map(([ii, kk]) => at(ii, kk, side)) as [Vec3, Vec3, Vec3, Vec3];
+          const [na, nb, nc, nd] = corners.map(([ii, kk]) => normal(ii, kk, side)) as [Vec3, Vec3, Vec3, Vec3];
+          this.triangle(a, b, c, na, nb, nc, material);
+          this.triangle(a, c, d, na, nc, nd, material);
+        }
+      }
+    }
+    // The cut edges along each side of the sheet.
+    for (const [k, nx] of [
+      [0, -1],
+      [cols, 1],
+    ] as const) {
+      for (let i = 0; i + 1 < m; i++) this.quad(at(i, k, 1), at(i + 1, k, 1), at(i + 1, k, -1), at(i, k, -1), [nx, 0, 0], material);
+    }
+  }
+
   /** A thin slanted leg or rod between two points (square section). */
   rod(a: Vec3, b: Vec3, half: number, material: number): void {
     const d = normalize([b[0] - a[0], b[1] - a[1], b[2] - a[2]]);
@@ -510,6 +554,25 @@ const WELT_ARC = 4;
 
 /** Spacing (metres) of a puffed face's tessellation. */
 const PUFF_STEP = 0.04;
+
+/**
+ * A polyline's corners cut off `passes` times (Chaikin): each span keeps its middle half, so the
+ * line turns by small steps and comes out smooth. An open line keeps its two ends.
+ */
+function cutCorners(points: Array<[number, number]>, passes: number, closed: boolean): Array<[number, number]> {
+  let line = points;
+  for (let pass = 0; pass < passes; pass++) {
+    const spans = closed ? line.length : line.length - 1;
+    const cut: Array<[number, number]> = [];
+    for (let i = 0; i < spans; i++) {
+      const p = line[i]!;
+      const q = line[(i + 1) % line.length]!;
+      cut.push([0.75 * p[0] + 0.25 * q[0], 0.75 * p[1] + 0.25 * q[1]], [0.25 * p[0] + 0.75 * q[0], 0.25 * p[1] + 0.75 * q[1]]);
+    }
+    line = closed ? cut : [line[0]!, ...cut, line.at(-1)!];
+  }
+  return line;
+}
 
 /** The axis of a vector's largest component (its entries taken as non-negative sizes). */
 function longest(h: Vec3): 0 | 1 | 2 {

@@ -1,6 +1,7 @@
 import { DRIFT_REASONS, type DriftReason } from '@roomstager/contracts';
 import { CHROMA_LIMIT, COLOR_LIMIT, TEXTURE_LIMIT, type ChangeMaps } from './change.ts';
 import { openingMeasures } from './openings.ts';
+import type { Plane } from '../local/lines.ts';
 import { components, morph, type Mask } from './planes.ts';
 import type { Registration } from './register.ts';
 import { Surface, type Zones } from './zones.ts';
@@ -50,6 +51,10 @@ const WALLS_RECOLOURED = 0.27;
 const FLOOR_CHANGED = 0.7;
 /** Share of the floor whose colour alone changed. */
 const FLOOR_RECOLOURED = 0.35;
+/** How far (share of the frame's width) round a piece of furniture the floor may lie in its shadow. */
+const SHADOW_REACH = 0.08;
+/** Share of the floor beyond that reach darkened, above which the floor was stained, not shaded. */
+const FLOOR_STAINED = 0.15;
 
 export function checkStructure(reg: Registration, change: ChangeMaps, zones: Zones): StructureCheck {
   const n = change.width * change.height;
@@ -98,16 +103,29 @@ export function checkStructure(reg: Registration, change: ChangeMaps, zones: Zon
   const inZone = openingMeasures(change, zones);
   measures.opening_changed = Math.max(measures.opening_changed, inZone.covered, inZone.added);
   measures.walls_recoloured = recolouredShare(change, zones, Surface.Wall, cleaned) / WALLS_RECOLOURED;
+  // Round the furniture (what changed shape), floor darkened with its hue kept is in the furniture's
+  // shadow: the staging's, not a new floor; unless the floor away from every piece is darkened as
+  // well, when it was stained.
+  const shade = morph(shapes, Math.round(SHADOW_REACH * change.width));
+  let far = 0;
+  let farDarkened = 0;
+  for (let i = 0; i < n; i++) {
+    if (zones.surface[i] !== Surface.Floor || !change.valid.data[i] || shade.data[i]) continue;
+    far++;
+    if (change.color[i]! > COLOR_LIMIT && shadowed(change, i)) farDarkened++;
+  }
+  const stained = far > 0 && farDarkened / far > FLOOR_STAINED;
+  const inShadow = (i: number) => !stained && shade.data[i] === 1 && shadowed(change, i);
   let floor = 0;
   let floorChanged = 0;
   for (let i = 0; i < n; i++) {
     if (zones.surface[i] !== Surface.Floor || !change.valid.data[i]) continue;
     floor++;
-    if (cleaned.data[i]) floorChanged++;
+    if (cleaned.data[i] && !inShadow(i)) floorChanged++;
   }
   measures.floor_resurfaced = Math.max(
     floor ? floorChanged / floor / FLOOR_CHANGED : 0,
-    recolouredShare(change, zones, Surface.Floor, cleaned) / FLOOR_RECOLOURED,
+    recolouredShare(change, zones, Surface.Floor, cleaned, inShadow) / FLOOR_RECOLOURED,
   );
   const reasons = DRIFT_REASONS.filter((r) => measures[r] >= 1);
   const worst = Math.max(...Object.values(measures));
@@ -117,16 +135,25 @@ export function checkStructure(reg: Registration, change: ChangeMaps, zones: Zon
 
 /**
  * Share of a surface's pixels whose colour changed while their texture did not: paint, not an
- * object in front. Pixels inside changed blobs (furniture, art) are left out of both counts.
+ * object in front. Pixels inside changed blobs (furniture, art) are left out of both counts;
+ * pixels `kept` (in a piece's shadow) count as unchanged.
  */
-function recolouredShare(change: ChangeMaps, zones: Zones, surface: Surface, cleaned: Mask): number {
+function recolouredShare(change: ChangeMaps, zones: Zones, surface: Surface, cleaned: Mask, kept: (i: number) => boolean = () => false): number {
   let total = 0;
   let recoloured = 0;
   for (let i = 0; i < zones.surface.length; i++) {
     if (zones.surface[i] !== surface || !change.valid.data[i]) continue;
     if (change.texture[i]! > 0.5 * TEXTURE_LIMIT && cleaned.data[i]) continue;
     total++;
-    if (change.color[i]! > COLOR_LIMIT || change.chroma[i]! > CHROMA_LIMIT) recoloured++;
+    if ((change.color[i]! > COLOR_LIMIT || change.chroma[i]! > CHROMA_LIMIT) && !kept(i)) recoloured++;
   }
   return total ? recoloured / total : 0;
+}
+
+/** Darkened with its hue kept, as a shadow darkens a surface (between a fifth and 93 % of its light). */
+function shadowed(change: ChangeMaps, i: number): boolean {
+  if (change.chroma[i]! > CHROMA_LIMIT / 2) return false;
+  const sum = (p: [Plane, Plane, Plane]) => p[0].data[i]! + p[1].data[i]! + p[2].data[i]!;
+  const ratio = sum(change.registered) / change.gain / Math.max(1e-3, sum(change.original));
+  return ratio > 0.2 && ratio < 0.93;
 }
