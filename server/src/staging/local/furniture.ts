@@ -188,6 +188,17 @@ const coffeeTable: Builder = (c, { w, d, h }) => {
     }
     return;
   }
+  if (style.pieces.coffeeTable === 'glass') glassTable(c, w, d, h);
+  else rectTable(c, w, d, h);
+  // A small stack of books and a bowl, so the table reads as styled.
+  b.box([w * 0.18, h + 0.02, 0], [0.14, 0.02, 0.1], mat('bookB'));
+  b.box([w * 0.18, h + 0.055, 0.01], [0.12, 0.015, 0.09], mat('bookC'));
+  b.lathe(-w * 0.2, -0.02, [[0.03, h], [0.1, h + 0.05], [0.12, h + 0.07]], 24, mat('ceramic'), false);
+};
+
+/** A solid top on legs: turned legs and an apron (rolled), or a steel frame. */
+function rectTable(c: BuildContext, w: number, d: number, h: number): void {
+  const { b, style, mat } = c;
   const topMat = mat('top');
   b.roundedBox([0, h - 0.022, 0], [w / 2, 0.022, d / 2], style.shape === 'rolled' ? 0.012 : 0.004, topMat);
   if (style.shape === 'rolled') {
@@ -201,11 +212,33 @@ const coffeeTable: Builder = (c, { w, d, h }) => {
       b.rod([x, 0.01, -(d / 2 - 0.05)], [x, 0.01, d / 2 - 0.05], 0.01, mat('metal'));
     }
   }
-  // A small stack of books and a bowl, so the table reads as styled.
-  b.box([w * 0.18, h + 0.02, 0], [0.14, 0.02, 0.1], mat('bookB'));
-  b.box([w * 0.18, h + 0.055, 0.01], [0.12, 0.015, 0.09], mat('bookC'));
-  b.lathe(-w * 0.2, -0.02, [[0.03, h], [0.1, h + 0.05], [0.12, h + 0.07]], 24, mat('ceramic'), false);
-};
+}
+
+/**
+ * A glass top set into a frame on four square legs, over a shelf: the frame is the style's
+ * light wood, or its metal where the style's tables are metal (luxury brass).
+ */
+function glassTable(c: BuildContext, w: number, d: number, h: number): void {
+  const { b, style, mat } = c;
+  const metal = style.shape === 'curved';
+  const frame = metal ? mat('metal') : style.shape === 'rolled' ? mat('wood') : mat('woodLight');
+  const leg = metal ? 0.014 : 0.022;
+  const rail = metal ? 0.012 : 0.02;
+  for (const signX of [-1, 1]) {
+    for (const signZ of [-1, 1]) b.box([signX * (w / 2 - leg), (h - 0.012) / 2, signZ * (d / 2 - leg)], [leg, (h - 0.012) / 2, leg], frame);
+  }
+  // The frame round the glass, flush with its top, and the rails carrying the shelf.
+  for (const signZ of [-1, 1]) {
+    b.box([0, h - 0.03, signZ * (d / 2 - rail)], [w / 2 - 2 * leg, 0.03, rail], frame);
+    b.box([0, 0.14, signZ * (d / 2 - rail)], [w / 2 - 2 * leg, 0.015, rail], frame);
+  }
+  for (const signX of [-1, 1]) {
+    b.box([signX * (w / 2 - rail), h - 0.03, 0], [rail, 0.03, d / 2 - 2 * leg], frame);
+    b.box([signX * (w / 2 - rail), 0.14, 0], [rail, 0.015, d / 2 - 2 * leg], frame);
+  }
+  b.box([0, h - 0.006, 0], [w / 2 - 2 * rail, 0.006, d / 2 - 2 * rail], mat('glass'));
+  b.box([0, 0.165, 0], [w / 2 - leg, 0.01, d / 2 - leg], metal ? mat('top') : frame);
+}
 
 const armchair: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;

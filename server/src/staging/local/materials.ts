@@ -13,7 +13,7 @@ export type MaterialKind =
   | 'leaf'
   | 'rug'
   | 'art'
-  | 'shade'
+  | 'glass'
   | 'linen'
   | 'plain';
 

@@ -56,11 +56,12 @@ interface RasterTriangles {
   bary: Float32Array;
 }
 
-/** The raster triangles overlapping each TILE x TILE tile of the image, row by row. */
+/** The raster triangles overlapping each TILE x TILE tile of the image, row by row: opaque ones, and glass. */
 interface TileBins {
   tilesX: number;
   tilesY: number;
   bins: number[][];
+  glass: number[][];
 }
 
 /** One tile's sample buffers, reused from tile to tile. */
@@ -81,7 +82,9 @@ interface PixelTriangles {
   sumX: Float32Array;
   sumY: Float32Array;
   fragment: Fragment;
+  /** One shade, then the pixel's coverage-weighted sum of them (shadePixel). */
   rgb: Float32Array;
+  sum: Float32Array;
 }
 
 const NEAR = 0.2;
@@ -119,9 +122,9 @@ export function everyTileRow(): () => number {
  * Rasterises the tile rows `nextTileRow` hands out (until it gives one past the last) into
  * `layer`. Tiles are independent, so a row's pixels are the same whichever thread takes it.
  */
-export function rasterizeInto(mesh: Mesh, cam: Camera, layer: RenderLayer, shade: Shader, nextTileRow = everyTileRow()): RenderLayer {
+export function rasterizeInto(mesh: Mesh, cam: Camera, layer: RenderLayer, shade: Shader, nextTileRow = everyTileRow(), glass?: Uint8Array): RenderLayer {
   const { width, height } = layer;
-  const { triangles, bins } = clipProjectAndBin(mesh, cam, width, height);
+  const { triangles, bins } = clipProjectAndBin(mesh, cam, width, height, glass);
   const samples: TileSamples = {
     depth: new Float32Array(TILE * TILE * SPP),
     triangle: new Int32Array(TILE * TILE * SPP),
@@ -136,11 +139,14 @@ export function rasterizeInto(mesh: Mesh, cam: Camera, layer: RenderLayer, shade
     sumY: new Float32Array(SPP),
     fragment: { px: 0, py: 0, pz: 0, nx: 0, ny: 0, nz: 0, lx: 0, ly: 0, lz: 0, face: 1, material: 0 },
     rgb: new Float32Array(3),
+    sum: new Float32Array(3),
   };
+  let clear: TileSamples | null = null;
   for (let ty = nextTileRow(); ty < bins.tilesY; ty = nextTileRow()) {
     for (let tx = 0; tx < bins.tilesX; tx++) {
       const bin = bins.bins[ty * bins.tilesX + tx]!;
-      if (bin.length === 0) continue;
+      const panes = bins.glass[ty * bins.tilesX + tx]!;
+      if (bin.length === 0 && panes.length === 0) continue;
       const x0 = tx * TILE;
       const y0 = ty * TILE;
       const tw = Math.min(TILE, width - x0);
@@ -149,13 +155,20 @@ export function rasterizeInto(mesh: Mesh, cam: Camera, layer: RenderLayer, shade
       samples.triangle.fill(-1);
       for (const t of bin) coverTriangle(triangles, t, x0, y0, tw, th, samples);
       resolveTile(mesh, triangles, x0, y0, tw, th, samples, pixel, shade, layer);
+      if (panes.length === 0) continue;
+      // Glass in front of the opaque surfaces: its samples start at their depths, so only nearer panes take a sample.
+      clear ??= { ...samples, depth: new Float32Array(samples.depth.length), triangle: new Int32Array(samples.triangle.length) };
+      clear.depth.set(samples.depth);
+      clear.triangle.fill(-1);
+      for (const t of panes) coverTriangle(triangles, t, x0, y0, tw, th, clear);
+      resolveGlass(mesh, triangles, x0, y0, tw, th, clear, pixel, shade, layer);
     }
   }
   return layer;
 }
 
 /** Clips the mesh's triangles at the near plane, projects them, and lists them per tile they overlap. */
-function clipProjectAndBin(mesh: Mesh, cam: Camera, width: number, height: number): { triangles: RasterTriangles; bins: TileBins } {
+function clipProjectAndBin(mesh: Mesh, cam: Camera, width: number, height: number, glass?: Uint8Array): { triangles: RasterTriangles; bins: TileBins } {
   const triCount = mesh.materials.length;
   const xs: number[] = [];
   const ys: number[] = [];
@@ -165,6 +178,7 @@ function clipProjectAndBin(mesh: Mesh, cam: Camera, width: number, height: numbe
   const tilesX = Math.ceil(width / TILE);
   const tilesY = tileRowCount(height);
   const bins: number[][] = Array.from({ length: tilesX * tilesY }, () => []);
+  const panes: number[][] = Array.from({ length: tilesX * tilesY }, () => []);
   // Corners go to camera space once (cam.toCamera, with the camera's precomputed rotation) for
   // near-plane clipping; the projection that follows is the camera's, inlined.
   const { focal, cx, cy } = cam.p;
@@ -195,7 +209,8 @@ function clipProjectAndBin(mesh: Mesh, cam: Camera, width: number, height: numbe
       const ty0 = Math.max(0, Math.floor(minY / TILE));
       const tx1 = Math.min(tilesX - 1, Math.floor(maxX / TILE));
       const ty1 = Math.min(tilesY - 1, Math.floor(maxY / TILE));
-      for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) bins[ty * tilesX + tx]!.push(rt);
+      const into = glass?.[t] ? panes : bins;
+      for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) into[ty * tilesX + tx]!.push(rt);
     }
   };
   for (let t = 0; t < triCount; t++) {
@@ -231,7 +246,7 @@ function clipProjectAndBin(mesh: Mesh, cam: Camera, width: number, height: numbe
   }
   return {
     triangles: { x: Float32Array.from(xs), y: Float32Array.from(ys), invDepth: Float32Array.from(izs), source: Int32Array.from(src), bary: Float32Array.from(bary) },
-    bins: { tilesX, tilesY, bins },
+    bins: { tilesX, tilesY, bins, glass: panes },
   };
 }
 
@@ -341,56 +356,95 @@ function coverTriangle(triangles: RasterTriangles, t: number, x0: number, y0: nu
 /** Writes the tile's pixels to the layer: one shade per (pixel, triangle), weighted by its sample count. */
 function resolveTile(mesh: Mesh, triangles: RasterTriangles, x0: number, y0: number, tw: number, th: number, samples: TileSamples, pixel: PixelTriangles, shade: Shader, layer: RenderLayer): void {
   const { depth: sDepth, triangle: sTri } = samples;
-  const { ids, counts, sumX, sumY, fragment, rgb } = pixel;
+  const { rgb } = pixel;
   const { width, color, alpha, depth } = layer;
   for (let py = y0; py < y0 + th; py++) {
     for (let px = x0; px < x0 + tw; px++) {
       const base = ((py - y0) * TILE + (px - x0)) * SPP;
-      let n = 0;
-      let maxD = 0;
-      for (let s = 0; s < SPP; s++) {
-        const t = sTri[base + s]!;
-        if (t < 0) continue;
-        maxD = Math.max(maxD, sDepth[base + s]!);
-        let k = 0;
-        while (k < n && ids[k] !== t) k++;
-        if (k === n) {
-          ids[k] = t;
-          counts[k] = 0;
-          sumX[k] = 0;
-          sumY[k] = 0;
-          n++;
-        }
-        counts[k]!++;
-        sumX[k]! += SAMPLE_X[s]!;
-        sumY[k]! += SAMPLE_Y[s]!;
-      }
+      const n = gatherPixel(sTri, base, pixel);
       if (n === 0) continue;
+      let maxD = 0;
+      for (let s = 0; s < SPP; s++) if (sTri[base + s]! >= 0) maxD = Math.max(maxD, sDepth[base + s]!);
       const pi = py * width + px;
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      let cov = 0;
-      for (let k = 0; k < n; k++) {
-        const t = ids[k]!;
-        const cnt = counts[k]!;
-        const fx = px + sumX[k]! / cnt;
-        const fy = py + sumY[k]! / cnt;
-        interpolate(mesh, triangles, t, fx, fy, fragment);
-        shade(fragment, rgb);
-        const w = cnt / SPP;
-        r += rgb[0]! * w;
-        g += rgb[1]! * w;
-        b += rgb[2]! * w;
-        cov += w;
-      }
-      color[pi * 3] = r;
-      color[pi * 3 + 1] = g;
-      color[pi * 3 + 2] = b;
+      const cov = shadePixel(mesh, triangles, px, py, n, pixel, shade);
+      color[pi * 3] = rgb[0]!;
+      color[pi * 3 + 1] = rgb[1]!;
+      color[pi * 3 + 2] = rgb[2]!;
       alpha[pi] = cov;
       depth[pi] = 1 / maxD;
     }
   }
+}
+
+/**
+ * Share of the light behind a pane of glass that it takes away (reflected and absorbed): the
+ * shader gives what the glass itself reflects, and what lies behind shows through the rest.
+ */
+export const GLASS_OPACITY = 0.12;
+
+/**
+ * Lays the tile's glass over what the layer holds: per pixel, what the panes reflect is added
+ * and what lies behind them (furniture, or the photo where the layer is empty) is kept but for
+ * GLASS_OPACITY of their coverage. The depth stays the opaque surface's.
+ */
+function resolveGlass(mesh: Mesh, triangles: RasterTriangles, x0: number, y0: number, tw: number, th: number, samples: TileSamples, pixel: PixelTriangles, shade: Shader, layer: RenderLayer): void {
+  const { rgb } = pixel;
+  const { width, color, alpha } = layer;
+  for (let py = y0; py < y0 + th; py++) {
+    for (let px = x0; px < x0 + tw; px++) {
+      const n = gatherPixel(samples.triangle, ((py - y0) * TILE + (px - x0)) * SPP, pixel);
+      if (n === 0) continue;
+      const pi = py * width + px;
+      const taken = GLASS_OPACITY * shadePixel(mesh, triangles, px, py, n, pixel, shade);
+      for (let c = 0; c < 3; c++) color[pi * 3 + c] = color[pi * 3 + c]! * (1 - taken) + rgb[c]!;
+      alpha[pi] = alpha[pi]! * (1 - taken) + taken;
+    }
+  }
+}
+
+/** The distinct triangles among one pixel's samples (from `base`), with their counts and sample sums, into `pixel`; how many. */
+function gatherPixel(sTri: Int32Array, base: number, pixel: PixelTriangles): number {
+  const { ids, counts, sumX, sumY } = pixel;
+  let n = 0;
+  for (let s = 0; s < SPP; s++) {
+    const t = sTri[base + s]!;
+    if (t < 0) continue;
+    let k = 0;
+    while (k < n && ids[k] !== t) k++;
+    if (k === n) {
+      ids[k] = t;
+      counts[k] = 0;
+      sumX[k] = 0;
+      sumY[k] = 0;
+      n++;
+    }
+    counts[k]!++;
+    sumX[k]! += SAMPLE_X[s]!;
+    sumY[k]! += SAMPLE_Y[s]!;
+  }
+  return n;
+}
+
+/**
+ * Shades each of the pixel's `n` gathered triangles once, at the centroid of its samples, and
+ * leaves their colours weighted by coverage summed in `pixel.rgb`; returns the coverage.
+ */
+function shadePixel(mesh: Mesh, triangles: RasterTriangles, px: number, py: number, n: number, pixel: PixelTriangles, shade: Shader): number {
+  const { ids, counts, sumX, sumY, fragment, rgb, sum } = pixel;
+  sum.fill(0);
+  let cov = 0;
+  for (let k = 0; k < n; k++) {
+    const cnt = counts[k]!;
+    interpolate(mesh, triangles, ids[k]!, px + sumX[k]! / cnt, py + sumY[k]! / cnt, fragment);
+    shade(fragment, rgb);
+    const w = cnt / SPP;
+    sum[0]! += rgb[0]! * w;
+    sum[1]! += rgb[1]! * w;
+    sum[2]! += rgb[2]! * w;
+    cov += w;
+  }
+  rgb.set(sum);
+  return cov;
 }
 
 /** The surface point of raster triangle `t` at screen position (fx, fy), written to `f`. */

@@ -73,8 +73,10 @@ export function estimateLighting(room: RoomModel): Lighting {
 export interface Scene {
   mesh: Mesh;
   materials: PreparedMaterial[];
-  /** Per triangle: whether it shades the floor (rugs lie on it, art and pendants are far above). */
+  /** Per triangle: whether it shades the floor (rugs lie on it, art and pendants are far above; glass lets the light through). */
   casts: Uint8Array;
+  /** Per triangle: glass, which the rasteriser lays over what is behind it (raster.ts). */
+  glass: Uint8Array;
 }
 
 /** The scene of a style's pieces, built with the furniture set `def` (set.ts); `style` and `roomType` seed the builders' jitter. */
@@ -103,7 +105,9 @@ export function buildScene(placements: Placement[], style: Style, def: StyleDef,
   const mesh = b.build();
   const casts = new Uint8Array(mesh.materials.length).fill(1);
   for (const [a, e] of noShadow) casts.fill(0, a, e);
-  return { mesh, materials, casts };
+  const glass = mesh.materials.map((m) => (materials[m]?.m.kind === 'glass' ? 1 : 0));
+  for (let t = 0; t < glass.length; t++) if (glass[t]) casts[t] = 0;
+  return { mesh, materials, casts, glass: Uint8Array.from(glass) };
 }
 
 /**
@@ -152,6 +156,10 @@ export function daylightFalloff(samples: LightSample[], box: RoomModel['box']): 
  */
 const SATIN_GRAZING = 0.4;
 
+/** What a pane's two faces reflect face on (4 % each), and the share of the room's light it scatters in its tint. */
+const GLASS_REFLECTANCE = 0.08;
+const GLASS_SCATTER = 0.03;
+
 /** A rotated grid of four offsets in a unit square: no two share a row or a column. */
 const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.25, 0.75]);
 
@@ -190,6 +198,20 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
     vz /= vl;
     let { nx, ny, nz } = f;
     let ndv = nx * vx + ny * vy + nz * vz;
+    if (m.kind === 'glass') {
+      // A pane gives only what its two faces reflect of the room, more at a slant; what lies
+      // behind it shows through (raster.ts), and a little light scattered in its tint.
+      const side = ndv < 0 ? -1 : 1;
+      const c = Math.abs(ndv);
+      refl[0] = 2 * c * side * nx - vx;
+      refl[1] = 2 * c * side * ny - vy;
+      refl[2] = 2 * c * side * nz - vz;
+      reflectedLight(radiance, refl, 'polished', env);
+      evalSh(radiance.ambient, side * nx, side * ny, side * nz, amb);
+      const k = GLASS_REFLECTANCE + (1 - GLASS_REFLECTANCE) * (1 - c) ** 5;
+      for (let ch = 0; ch < 3; ch++) out[ch] = env[ch]! * k + pm.c1[ch]! * amb[ch]! * GLASS_SCATTER;
+      return;
+    }
     if (m.kind === 'rug' || m.kind === 'art') {
       // Woven and painted patterns have sharp steps: averaged over the pixel's footprint on the
       // surface (longer where it is seen at a slant), they do not alias into stairs.
@@ -393,7 +415,7 @@ export function setUpRender(
 
 /** The furniture's tile rows that `nextTileRow` hands out, rasterised into `layer` (every row by default). */
 export function rasterizeFurniture(s: RenderSetup, layer: RenderLayer, nextTileRow?: () => number): void {
-  rasterizeInto(s.scene.mesh, s.cam, layer, s.shade, nextTileRow);
+  rasterizeInto(s.scene.mesh, s.cam, layer, s.shade, nextTileRow, s.scene.glass);
 }
 
 /** Darkens the furniture's creases and corners (cavity.ts), once every tile row is in. */
@@ -493,7 +515,7 @@ function renderReflection({ room, scene, light, cam, floor, shadowMap, width, he
     positions[i] = -positions[i]!;
     normals[i] = -normals[i]!;
   }
-  // Rugs lie on the floor: they do not show in it.
+  // Rugs lie on the floor: they do not show in it; nor does a pane, faint beside what it stands on.
   const materials = scene.mesh.materials.map((m, t) => (scene.casts[t] ? m : NO_MATERIAL));
   const mirrored: Mesh = { ...scene.mesh, positions, normals, materials };
   // Shaded with the half-size camera it is drawn with: the textures' footprint is its pixel's.

@@ -78,6 +78,7 @@ const SECONDARY = ['rugDesign', 'art', 'plant'] as const;
 
 const RECT = { name: 'rectangular', value: 'rect' } as const;
 const ROUND = { name: 'round', value: 'round' } as const;
+const GLASS = { name: 'glass-topped', value: 'glass' } as const;
 const house = STYLE_DEFS;
 const rugOf = (s: Style): [Vec3, Vec3, Vec3] => {
   const m = house[s].materials.rug;
@@ -122,7 +123,7 @@ const CHOICES: Record<Style, StyleChoices> = {
       { name: 'black leather', value: [0.08, 0.08, 0.08] },
       { name: 'olive leather', value: [0.32, 0.33, 0.2] },
     ],
-    coffeeTable: [RECT, ROUND],
+    coffeeTable: [GLASS, RECT, ROUND],
     rugColours: [
       { name: 'warm grey', value: rugOf('modern') },
       { name: 'charcoal and ivory', value: [[0.82, 0.8, 0.75], [0.3, 0.3, 0.31], [0.55, 0.54, 0.52]] },
@@ -261,7 +262,7 @@ const CHOICES: Record<Style, StyleChoices> = {
       { name: 'ivory velvet', value: [0.86, 0.82, 0.74] },
       { name: 'ink-blue velvet', value: [0.12, 0.16, 0.3] },
     ],
-    coffeeTable: [ROUND, RECT],
+    coffeeTable: [ROUND, RECT, GLASS],
     rugColours: [
       { name: 'ivory and gold', value: rugOf('luxury') },
       { name: 'silver-grey', value: [[0.74, 0.74, 0.75], [0.6, 0.6, 0.62], [0.85, 0.85, 0.86]] },

@@ -27,6 +27,7 @@ export const ROLES = [
   'bookB',
   'bookC',
   'dark',
+  'glass',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -43,7 +44,8 @@ export type PlantKind = 'fig' | 'ficus' | 'olive' | 'palm';
 /** Which variant of a piece the builders make (set.ts chooses them; the house set is each style's own). */
 export interface PieceChoices {
   sofa: SofaModel;
-  coffeeTable: 'rect' | 'round';
+  /** A wooden or metal top, round, or a glass top in a frame over a shelf. */
+  coffeeTable: 'rect' | 'round' | 'glass';
   plant: PlantKind;
 }
 
@@ -65,6 +67,8 @@ const velvet = (color: Vec3): Material => ({ kind: 'velvet', color, spec: 0.05, 
 const wood = (color: Vec3, color2: Vec3, spec = 0.12): Material => ({ kind: 'wood', color, color2, spec, shininess: 30 });
 const metal = (color: Vec3, spec: number, polished = false): Material => ({ kind: 'metal', color, spec, shininess: 60, polished });
 const plain = (color: Vec3, spec = 0.05): Material => ({ kind: 'plain', color, spec, shininess: 20 });
+/** Clear float glass: its faint green shows along its edges, where light crosses the most of it. */
+const glass: Material = { kind: 'glass', color: [0.8, 0.88, 0.84], spec: 1, shininess: 100 };
 const leaf: Material = { kind: 'leaf', color: [0.16, 0.3, 0.11], color2: [0.3, 0.42, 0.14], spec: 0.12, shininess: 25 };
 const books = {
   bookA: plain([0.55, 0.5, 0.42]),
@@ -76,7 +80,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
   modern: {
     scale: 1,
     shape: 'square',
-    pieces: { sofa: { width: 1, cushions: 3, arms: 1 }, coffeeTable: 'rect', plant: 'fig' },
+    pieces: { sofa: { width: 1, cushions: 3, arms: 1 }, coffeeTable: 'glass', plant: 'fig' },
     omit: [],
     materials: {
       // A mid-grey weave, as most grey sofas are: pale grey reads as unshaded clay in a photo.
@@ -100,6 +104,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       throw: fabric([0.36, 0.37, 0.38]),
       ceramic: { kind: 'ceramic', color: [0.85, 0.84, 0.8], spec: 0.4, shininess: 50 },
       dark: plain([0.05, 0.05, 0.05]),
+      glass,
       ...books,
     },
     grade: { gain: [0.99, 1, 1.02], contrast: 1.04, saturation: 0.96 },
@@ -130,6 +135,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       throw: fabric([0.45, 0.12, 0.12]),
       ceramic: { kind: 'ceramic', color: [0.88, 0.86, 0.8], spec: 0.5, shininess: 60 },
       dark: plain([0.08, 0.05, 0.03]),
+      glass,
       ...books,
     },
     grade: { gain: [1.03, 1, 0.96], contrast: 1.02, saturation: 1.02 },
@@ -160,6 +166,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       throw: fabric([0.8, 0.74, 0.64]),
       ceramic: { kind: 'ceramic', color: [0.92, 0.91, 0.88], spec: 0.2, shininess: 30 },
       dark: plain([0.2, 0.19, 0.18]),
+      glass,
       ...books,
     },
     grade: { gain: [1.01, 1.01, 1.0], contrast: 0.97, saturation: 0.92 },
@@ -190,6 +197,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       throw: velvet([0.06, 0.28, 0.21]),
       ceramic: { kind: 'ceramic', color: [0.1, 0.1, 0.12], spec: 0.7, shininess: 90 },
       dark: plain([0.05, 0.05, 0.05]),
+      glass,
       ...books,
     },
     grade: { gain: [1.02, 1, 0.97], contrast: 1.06, saturation: 1.04 },

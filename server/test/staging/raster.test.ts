@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { Camera } from '../../src/staging/local/camera.ts';
+import { pieceSize } from '../../src/staging/local/furniture.ts';
+import type { Placement } from '../../src/staging/local/layout.ts';
+import { MeshBuilder } from '../../src/staging/local/mesh.ts';
+import { emptyLayer, everyTileRow, GLASS_OPACITY, rasterize, rasterizeInto, type Fragment } from '../../src/staging/local/raster.ts';
+import { buildScene } from '../../src/staging/local/render.ts';
+import { variationSet } from '../../src/staging/local/set.ts';
+
+const W = 160;
+const H = 120;
+const cam = new Camera({ width: W, height: H, focal: 120, cx: 80, cy: 60, yaw: 0, pitch: 0, roll: 0, eyeHeight: 1.5 });
+const RED = 0;
+const PANE = 1;
+
+/**
+ * A red board 3 m away on the left half of the view, a pane of glass 2 m away over the middle,
+ * and a red post 1.5 m away in front of the pane at the right: the glass triangles flagged.
+ */
+function scene() {
+  const b = new MeshBuilder();
+  b.box([-0.6, 1.5, 3], [0.6, 0.6, 0.01], RED);
+  b.box([0, 1.5, 2], [0.5, 0.4, 0.005], PANE);
+  b.box([0.3, 1.5, 1.5], [0.05, 0.6, 0.05], RED);
+  const mesh = b.build();
+  return { mesh, glass: Uint8Array.from(mesh.materials, (m) => (m === PANE ? 1 : 0)) };
+}
+/** Red for the boards; the pane gives a faint grey it reflects. */
+const shade = (f: Fragment, out: Float32Array) => out.set(f.material === PANE ? [0.05, 0.05, 0.05] : [1, 0, 0]);
+
+describe('glass in the rasteriser', () => {
+  const { mesh, glass } = scene();
+  const layer = rasterizeInto(mesh, cam, emptyLayer(W, H), shade, everyTileRow(), glass);
+  const at = (u: number, v: number) => {
+    const i = v * W + u;
+    return { rgb: [layer.color[i * 3]!, layer.color[i * 3 + 1]!, layer.color[i * 3 + 2]!], alpha: layer.alpha[i]!, depth: layer.depth[i]! };
+  };
+
+  it('shows what is behind a pane, dimmed by its opacity, with what the pane reflects added', () => {
+    // Column 70: the board behind the pane.
+    const behind = at(70, 60);
+    expect(behind.rgb[0]).toBeCloseTo(1 - GLASS_OPACITY + 0.05, 5);
+    expect(behind.rgb[1]).toBeCloseTo(0.05, 5);
+    expect(behind.alpha).toBeCloseTo(1, 5);
+    // The depth stays the board's: the pane is not a surface for the creases (cavity.ts).
+    expect(behind.depth).toBeCloseTo(3 - 0.01, 2);
+  });
+
+  it('lets the photo show through a pane with nothing behind it: coverage only its opacity', () => {
+    const clear = at(95, 60);
+    expect(clear.alpha).toBeCloseTo(GLASS_OPACITY, 5);
+    expect(clear.rgb[0]).toBeCloseTo(0.05, 5);
+    expect(clear.depth).toBe(Infinity);
+  });
+
+  it('hides a pane behind something opaque, and draws as before where there is no glass', () => {
+    // The post at x = 0.3 m, 1.5 m away: column 80 + 120 * 0.3 / 1.5 = 104.
+    expect(at(104, 60).rgb).toEqual([1, 0, 0]);
+    const plain = rasterize(mesh, cam, W, H, shade);
+    // Without the flags the pane is drawn as an opaque grey board; elsewhere the two agree.
+    expect(plain.color[(60 * W + 95) * 3]).toBeCloseTo(0.05, 5);
+    expect(plain.alpha[60 * W + 95]).toBeCloseTo(1, 5);
+    for (const u of [40, 104, 150]) expect(at(u, 60).rgb).toEqual([0, 1, 2].map((c) => plain.color[(60 * W + u) * 3 + c]!));
+  });
+});
+
+describe('a glass-topped coffee table', () => {
+  it('has its top flagged as glass, which casts no shadow and lets the daylight through', () => {
+    const def = variationSet('modern', 0, undefined, 0).def;
+    expect(def.pieces.coffeeTable).toBe('glass');
+    const table: Placement = { kind: 'coffeeTable', x: 0, z: 3, yaw: 0, size: pieceSize('coffeeTable', def), lift: 0 };
+    const s = buildScene([table], 'modern', def, 'living_room', 2.6);
+    const panes = [...s.glass.keys()].filter((t) => s.glass[t]);
+    expect(panes.length).toBeGreaterThanOrEqual(12);
+    for (const t of panes) {
+      expect(s.materials[s.mesh.materials[t]!]?.m.kind).toBe('glass');
+      expect(s.casts[t]).toBe(0);
+    }
+    // The frame, shelf, books and bowl cast as before.
+    expect(s.casts.filter((c) => c === 1).length).toBe(s.casts.length - panes.length);
+  });
+});
