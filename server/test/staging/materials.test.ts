@@ -61,6 +61,34 @@ describe('surface relief', () => {
     expect(across / along).toBeGreaterThan(2);
     expect(shadeAcross / shadeAlong).toBeLessThan(1.3);
   });
+
+  it('of bedding hangs in folds down the side of the bed and its foot, deeper towards the hem', () => {
+    // The tilt's change over 2 cm along the edge and down the fall, on the side (a face towards
+    // X, the bed's length along Z) and on the foot (towards Z, its width along X).
+    const a: Vec3 = [0, 0, 0];
+    const b: Vec3 = [0, 0, 0];
+    for (const face of [0, 2]) {
+      let along = 0;
+      let down = 0;
+      const depth = [0, 0];
+      for (let i = 0; i < 80; i++) {
+        for (let k = 0; k < 14; k++) {
+          const e = -1 + i * 0.025;
+          const y = 0.3 + k * 0.02;
+          const at = (edge: number, h: number, out: Vec3) => relief('linen', face === 0 ? 0.85 : edge, h, face === 0 ? edge : 1.05, 7, out, true, face);
+          at(e, y, a);
+          at(e + 0.02, y, b);
+          along += Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
+          at(e, y + 0.02, b);
+          down += Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
+          depth[y < 0.42 ? 0 : 1]! += Math.hypot(...a);
+        }
+      }
+      expect(along / down, `face ${face}`).toBeGreaterThan(2);
+      // The lower half of the fall tilts more than the upper, near the top's edge.
+      expect(depth[0]! / depth[1]!, `face ${face}`).toBeGreaterThan(1.1);
+    }
+  });
 });
 
 describe('wood', () => {

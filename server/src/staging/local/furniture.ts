@@ -472,7 +472,8 @@ const bed: Builder = (c, { w, d, h }) => {
   b.roundedBox([0, 0.45, d / 2 - 0.3], [w / 2 + 0.035, 0.14, 0.3], 0.05, mat('throw'), { crown: 0.02 });
   const pillowW = w / 4 - 0.03;
   for (const signX of [-1, 1]) {
-    b.roundedBox([signX * (w / 4), 0.62, -d / 2 + 0.22], [pillowW, 0.08, 0.18], 0.07, mat('bedding'), { crown: 0.02 });
+    // A sleeping pillow propped against the headboard, plump and a little squashed where it leans.
+    b.pillow([signX * (w / 4), 0.66, -d / 2 + 0.2], pillowW, 0.2, 0.17, 1.05 + 0.1 * c.rng(), mat('bedding'), 0.15 + 0.2 * c.rng());
     if (style.shape !== 'soft') b.pillow([signX * (w / 4 - 0.02), 0.78, -d / 2 + 0.15], pillowW - 0.04, 0.2, 0.17, 0.3 + 0.1 * c.rng(), mat(signX < 0 ? 'pillowA' : 'pillowB'), 0.5 + 0.4 * c.rng());
   }
   const headboardH = headboardTop(h, style);

@@ -245,7 +245,7 @@ function leafColour(pm: PreparedMaterial, x: number, y: number, z: number, seed:
  * tilted normal makes the texture answer the room's light as cloth does, where a colour
  * pattern alone reads as printed on.
  */
-export function relief(kind: MaterialKind, x: number, y: number, z: number, seed: number, out: Vec3, drape = false): boolean {
+export function relief(kind: MaterialKind, x: number, y: number, z: number, seed: number, out: Vec3, drape = false, face = 1): boolean {
   let freq: number;
   let amp: number;
   switch (kind) {
@@ -280,9 +280,11 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
   out[0] = ((noise3(fx + h, fy, fz, s) - n0) / h) * amp;
   out[1] = ((noise3(fx, fy + h, fz, s) - n0) / h) * amp;
   out[2] = ((noise3(fx, fy, fz + h, s) - n0) / h) * amp;
-  // Folds: soft ridges a hand's width apart, running along the bed (local Z) and wandering, in
-  // patches, as a duvet lies once it has been pulled straight.
-  if (drape) addSlope(bedFold, x, y, z, s, 0.004, DRAPE, out);
+  // Folds: on top, soft ridges a hand's width apart, running along the bed (local Z) and
+  // wandering, in patches, as a duvet lies once it has been pulled straight; where it hangs over
+  // the bed's sides (faces towards X) and foot (towards Z), folds down the fall, deeper at the hem.
+  if (drape && face === 1) addSlope(bedFold, x, y, z, s, 0.004, DRAPE, out);
+  else if (drape) addSlope(face === 0 ? sideFold : footFold, x, y, z, s, 0.004, HANG, out);
   // Creases: folds a few centimetres apart running along the piece's width (local X), where a
   // hide flexes; in patches, not everywhere. Noise alone, without a direction, reads as hammered metal.
   if (kind === 'leather') addSlope(fold, x, y, z, s, 0.002, CREASE, out);
@@ -308,8 +310,16 @@ function bedFold(x: number, y: number, z: number, s: number): number {
   return (1 - Math.abs(2 * noise3((x + warp) * 9, y * 9, z * 1.5, s + 11) - 1)) ** 2 * smoothstep(0.35, 0.65, noise3(x * 1.5, y * 1.5, z * 1.5, s + 15));
 }
 
-/** Depth of a bedding fold's slope, in normal units per metre of its profile. */
+/** A hanging fold's profile at `along` the edge and height y: ridged noise stretched down the fall, fading out towards the top edge. */
+function hangFold(along: number, y: number, s: number): number {
+  return (1 - Math.abs(2 * noise3(along * 8, y * 1.5, 0, s + 21) - 1)) ** 2 * smoothstep(0.6, 0.3, y);
+}
+const sideFold = (x: number, y: number, z: number, s: number) => hangFold(z, y, s);
+const footFold = (x: number, y: number, z: number, s: number) => hangFold(x, y, s);
+
+/** Depth of a bedding fold's slope, in normal units per metre of its profile: lying on top, and hanging (deeper, as cloth falls in folds). */
 const DRAPE = 0.012;
+const HANG = 0.035;
 
 /** Depth of a leather crease's slope, in normal units per metre of the fold's profile. */
 const CREASE = 0.004;

@@ -243,7 +243,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       nz = -nz;
       ndv = -ndv;
     }
-    if (relief(m.kind, f.lx, f.ly, f.lz, f.material * 7919, bump, m.drape)) {
+    if (relief(m.kind, f.lx, f.ly, f.lz, f.material * 7919, bump, m.drape, f.face)) {
       nx += bump[0];
       ny += bump[1];
       nz += bump[2];
