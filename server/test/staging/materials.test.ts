@@ -740,7 +740,7 @@ describe('a sling', () => {
     expect(lowest).toBeCloseTo(0.42 - 0.04 - 0.003, 3);
   });
 
-  it('is a closed sheet as thick as asked, along a smooth curve through its points', () => {
+  it('is a sheet as thick as asked, following a smooth curve within its points', () => {
     const b = new MeshBuilder();
     // A seat running back into a back that rises: the curve bends round, without corners.
     b.sling(-0.25, 0.25, [[0.2, 0.42], [-0.2, 0.4], [-0.25, 0.6], [-0.3, 0.8]], 0.006, 0, 0);

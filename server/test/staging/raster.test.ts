@@ -14,13 +14,14 @@ const RED = 0;
 const PANE = 1;
 
 /**
- * A red board 3 m away on the left half of the view, a pane of glass 2 m away over the middle,
- * and a red post 1.5 m away in front of the pane at the right: the glass triangles flagged.
+ * A red board 3 m away on the left half of the view, a pane of glass 2 m away from the middle to
+ * the right (alone in the rightmost tiles), and a red post 1.5 m away in front of the pane: the
+ * glass triangles flagged.
  */
 function scene() {
   const b = new MeshBuilder();
   b.box([-0.6, 1.5, 3], [0.6, 0.6, 0.01], RED);
-  b.box([0, 1.5, 2], [0.5, 0.4, 0.005], PANE);
+  b.box([0.2, 1.5, 2], [0.7, 0.4, 0.005], PANE);
   b.box([0.3, 1.5, 1.5], [0.05, 0.6, 0.05], RED);
   const mesh = b.build();
   return { mesh, glass: Uint8Array.from(mesh.materials, (m) => (m === PANE ? 1 : 0)) };
@@ -47,13 +48,16 @@ describe('glass in the rasteriser', () => {
   });
 
   it('lets the photo show through a pane with nothing behind it: coverage only its opacity', () => {
-    const clear = at(95, 60);
-    expect(clear.alpha).toBeCloseTo(GLASS_OPACITY, 5);
-    expect(clear.rgb[0]).toBeCloseTo(0.05, 5);
-    expect(clear.depth).toBe(Infinity);
+    // Column 95 shares its tile with the board; column 130 is in a tile of glass alone.
+    for (const u of [95, 130]) {
+      const clear = at(u, 60);
+      expect(clear.alpha).toBeCloseTo(GLASS_OPACITY, 5);
+      expect(clear.rgb[0]).toBeCloseTo(0.05, 5);
+      expect(clear.depth).toBe(Infinity);
+    }
   });
 
-  it('hides a pane behind something opaque, and draws as before where there is no glass', () => {
+  it('hides a pane behind something opaque; without the flags draws it as an opaque board, and the rest the same', () => {
     // The post at x = 0.3 m, 1.5 m away: column 80 + 120 * 0.3 / 1.5 = 104.
     expect(at(104, 60).rgb).toEqual([1, 0, 0]);
     const plain = rasterize(mesh, cam, W, H, shade);

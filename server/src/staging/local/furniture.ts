@@ -216,12 +216,12 @@ function rectTable(c: BuildContext, w: number, d: number, h: number): void {
 
 /**
  * A glass top set into a frame on four square legs, over a shelf: the frame is the style's
- * light wood, or its metal where the style's tables are metal (luxury brass).
+ * light wood, or its metal where the style's tables are metal (luxury brass, over a marble shelf).
  */
 function glassTable(c: BuildContext, w: number, d: number, h: number): void {
   const { b, style, mat } = c;
   const metal = style.shape === 'curved';
-  const frame = metal ? mat('metal') : style.shape === 'rolled' ? mat('wood') : mat('woodLight');
+  const frame = metal ? mat('metal') : mat('woodLight');
   const leg = metal ? 0.014 : 0.022;
   const rail = metal ? 0.012 : 0.02;
   for (const signX of [-1, 1]) {

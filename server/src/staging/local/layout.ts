@@ -656,11 +656,14 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
   const standing = placed.filter((p) => onFloor(p) && p !== table && p.size.w * p.size.d > 0.3);
   if (standing.some((p) => depth(p.x, p.z) < tableDepth - 0.5)) return placed;
   const sofa = placed.find((p) => p.kind === 'sofa');
-  const chair = closingChair(room, placed, table, 'armchair', style, () => []) ?? closingChair(room, placed, table, 'slingChair', style, (yaw) => {
-      if (!sofa) return [];
-      const square = sofa.yaw + Math.PI;
-      return [square, yaw + Math.atan2(Math.sin(square - yaw), Math.cos(square - yaw)) / 2];
-    });
+  const closing = (kind: PieceKind, alternatives: (yaw: number) => number[]) => closingChair(room, placed, table, tableDepth, kind, style, alternatives);
+  // A sling chair may face the sofa square, or halfway between that and the table.
+  const turns = (yaw: number) => {
+    if (!sofa) return [];
+    const square = sofa.yaw + Math.PI;
+    return [square, yaw + Math.atan2(Math.sin(square - yaw), Math.cos(square - yaw)) / 2];
+  };
+  const chair = closing('armchair', () => []) ?? closing('slingChair', turns);
   return chair ? [...placed, chair] : placed;
 }
 
@@ -668,15 +671,13 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
  * The best place for a chair closing the group on the camera's side (withForegroundChair):
  * turned to the table, or to one of `alternatives(yaw)` for the yaw that would be.
  */
-function closingChair(room: RoomModel, placed: Placement[], table: Placement, kind: PieceKind, style: StyleDef, alternatives: (yaw: number) => number[]): Placement | null {
-  const depth = (x: number, z: number) => room.camera.toCamera([x, 0, z])[2];
-  const tableDepth = depth(table.x, table.z);
+function closingChair(room: RoomModel, placed: Placement[], table: Placement, tableDepth: number, kind: PieceKind, style: StyleDef, alternatives: (yaw: number) => number[]): Placement | null {
   const size = pieceSize(kind, style);
   const { left, right, back } = room.box;
   let best: { p: Placement; cost: number } | null = null;
   for (let z = 0.8; z < back; z += 0.1) {
     for (let x = left + size.w / 2; x <= right - size.w / 2; x += 0.1) {
-      const d = depth(x, z);
+      const d = room.camera.toCamera([x, 0, z])[2];
       if (d > tableDepth - 0.6) continue;
       const reach = Math.hypot(table.x - x, table.z - z);
       if (reach < table.size.d / 2 + size.d / 2 + 0.35 || reach > CLOSING_DISTANCE + 0.6) continue;

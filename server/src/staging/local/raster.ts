@@ -84,7 +84,8 @@ interface PixelTriangles {
   fragment: Fragment;
   /** One shade, then the pixel's coverage-weighted sum of them (shadePixel). */
   rgb: Float32Array;
-  sum: Float32Array;
+  /** Inverse depth of the pixel's nearest sample (gatherPixel). */
+  nearest: number;
 }
 
 const NEAR = 0.2;
@@ -139,7 +140,7 @@ export function rasterizeInto(mesh: Mesh, cam: Camera, layer: RenderLayer, shade
     sumY: new Float32Array(SPP),
     fragment: { px: 0, py: 0, pz: 0, nx: 0, ny: 0, nz: 0, lx: 0, ly: 0, lz: 0, face: 1, material: 0 },
     rgb: new Float32Array(3),
-    sum: new Float32Array(3),
+    nearest: 0,
   };
   let clear: TileSamples | null = null;
   for (let ty = nextTileRow(); ty < bins.tilesY; ty = nextTileRow()) {
@@ -361,17 +362,15 @@ function resolveTile(mesh: Mesh, triangles: RasterTriangles, x0: number, y0: num
   for (let py = y0; py < y0 + th; py++) {
     for (let px = x0; px < x0 + tw; px++) {
       const base = ((py - y0) * TILE + (px - x0)) * SPP;
-      const n = gatherPixel(sTri, base, pixel);
+      const n = gatherPixel(sTri, sDepth, base, pixel);
       if (n === 0) continue;
-      let maxD = 0;
-      for (let s = 0; s < SPP; s++) if (sTri[base + s]! >= 0) maxD = Math.max(maxD, sDepth[base + s]!);
       const pi = py * width + px;
       const cov = shadePixel(mesh, triangles, px, py, n, pixel, shade);
       color[pi * 3] = rgb[0]!;
       color[pi * 3 + 1] = rgb[1]!;
       color[pi * 3 + 2] = rgb[2]!;
       alpha[pi] = cov;
-      depth[pi] = 1 / maxD;
+      depth[pi] = 1 / pixel.nearest;
     }
   }
 }
@@ -385,14 +384,16 @@ export const GLASS_OPACITY = 0.12;
 /**
  * Lays the tile's glass over what the layer holds: per pixel, what the panes reflect is added
  * and what lies behind them (furniture, or the photo where the layer is empty) is kept but for
- * GLASS_OPACITY of their coverage. The depth stays the opaque surface's.
+ * GLASS_OPACITY of their coverage. The depth stays the opaque surface's. Per pixel, not per
+ * sample: on a pixel where an edge in front of a pane crosses it, that edge is dimmed a little
+ * too (at most the opacity times the pane's share of the pixel).
  */
 function resolveGlass(mesh: Mesh, triangles: RasterTriangles, x0: number, y0: number, tw: number, th: number, samples: TileSamples, pixel: PixelTriangles, shade: Shader, layer: RenderLayer): void {
   const { rgb } = pixel;
   const { width, color, alpha } = layer;
   for (let py = y0; py < y0 + th; py++) {
     for (let px = x0; px < x0 + tw; px++) {
-      const n = gatherPixel(samples.triangle, ((py - y0) * TILE + (px - x0)) * SPP, pixel);
+      const n = gatherPixel(samples.triangle, samples.depth, ((py - y0) * TILE + (px - x0)) * SPP, pixel);
       if (n === 0) continue;
       const pi = py * width + px;
       const taken = GLASS_OPACITY * shadePixel(mesh, triangles, px, py, n, pixel, shade);
@@ -402,13 +403,18 @@ function resolveGlass(mesh: Mesh, triangles: RasterTriangles, x0: number, y0: nu
   }
 }
 
-/** The distinct triangles among one pixel's samples (from `base`), with their counts and sample sums, into `pixel`; how many. */
-function gatherPixel(sTri: Int32Array, base: number, pixel: PixelTriangles): number {
+/**
+ * The distinct triangles among one pixel's samples (from `base`), with their counts and sample
+ * sums, and the nearest sample's inverse depth, into `pixel`; how many.
+ */
+function gatherPixel(sTri: Int32Array, sDepth: Float32Array, base: number, pixel: PixelTriangles): number {
   const { ids, counts, sumX, sumY } = pixel;
   let n = 0;
+  let nearest = 0;
   for (let s = 0; s < SPP; s++) {
     const t = sTri[base + s]!;
     if (t < 0) continue;
+    if (sDepth[base + s]! > nearest) nearest = sDepth[base + s]!;
     let k = 0;
     while (k < n && ids[k] !== t) k++;
     if (k === n) {
@@ -422,6 +428,7 @@ function gatherPixel(sTri: Int32Array, base: number, pixel: PixelTriangles): num
     sumX[k]! += SAMPLE_X[s]!;
     sumY[k]! += SAMPLE_Y[s]!;
   }
+  pixel.nearest = nearest;
   return n;
 }
 
@@ -430,20 +437,24 @@ function gatherPixel(sTri: Int32Array, base: number, pixel: PixelTriangles): num
  * leaves their colours weighted by coverage summed in `pixel.rgb`; returns the coverage.
  */
 function shadePixel(mesh: Mesh, triangles: RasterTriangles, px: number, py: number, n: number, pixel: PixelTriangles, shade: Shader): number {
-  const { ids, counts, sumX, sumY, fragment, rgb, sum } = pixel;
-  sum.fill(0);
+  const { ids, counts, sumX, sumY, fragment, rgb } = pixel;
+  let r = 0;
+  let g = 0;
+  let b = 0;
   let cov = 0;
   for (let k = 0; k < n; k++) {
     const cnt = counts[k]!;
     interpolate(mesh, triangles, ids[k]!, px + sumX[k]! / cnt, py + sumY[k]! / cnt, fragment);
     shade(fragment, rgb);
     const w = cnt / SPP;
-    sum[0]! += rgb[0]! * w;
-    sum[1]! += rgb[1]! * w;
-    sum[2]! += rgb[2]! * w;
+    r += rgb[0]! * w;
+    g += rgb[1]! * w;
+    b += rgb[2]! * w;
     cov += w;
   }
-  rgb.set(sum);
+  rgb[0] = r;
+  rgb[1] = g;
+  rgb[2] = b;
   return cov;
 }
 

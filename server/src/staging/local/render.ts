@@ -9,7 +9,7 @@ import { albedo, prepare, relief, texturePixel, toLinear, type PreparedMaterial 
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow } from './lines.ts';
-import { emptyLayer, rasterize, rasterizeInto, type Fragment, type RenderLayer, type Shader } from './raster.ts';
+import { emptyLayer, everyTileRow, rasterizeInto, type Fragment, type RenderLayer, type Shader } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
 import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type ShadowCaster } from './shadows.ts';
 import { patchBrightness, sunThrough } from './sun.ts';
@@ -515,12 +515,13 @@ function renderReflection({ room, scene, light, cam, floor, shadowMap, width, he
     positions[i] = -positions[i]!;
     normals[i] = -normals[i]!;
   }
-  // Rugs lie on the floor: they do not show in it; nor does a pane, faint beside what it stands on.
+  // Rugs lie on the floor: they do not show in it. A pane's own reflection is faint beside what
+  // it stands on: it only dims what is mirrored behind it (laid over as glass, reflecting nothing).
   const materials = scene.mesh.materials.map((m, t) => (scene.casts[t] ? m : NO_MATERIAL));
   const mirrored: Mesh = { ...scene.mesh, positions, normals, materials };
   // Shaded with the half-size camera it is drawn with: the textures' footprint is its pixel's.
   const shade = makeShader(scene, light, half, floor, shadowMap, room, null);
-  const layer = rasterize(mirrored, half, w, h, (f, out) => {
+  const layer = rasterizeInto(mirrored, half, emptyLayer(w, h), (f, out) => {
     if (f.material === NO_MATERIAL) {
       out.fill(0);
       return;
@@ -529,7 +530,7 @@ function renderReflection({ room, scene, light, cam, floor, shadowMap, width, he
     f.ny = -f.ny;
     shade(f, out);
     for (let c = 0; c < 3; c++) out[c] = (out[c] ?? 0) - (light.wall[c] ?? 0);
-  });
+  }, everyTileRow(), scene.glass);
   const { left, right, back } = room.box;
   const eye = half.p.eyeHeight;
   // Per pixel: the weight of the reflection there, and how soft it is (0 sharp, 1 soft).

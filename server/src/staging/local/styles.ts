@@ -67,7 +67,7 @@ const velvet = (color: Vec3): Material => ({ kind: 'velvet', color, spec: 0.05, 
 const wood = (color: Vec3, color2: Vec3, spec = 0.12): Material => ({ kind: 'wood', color, color2, spec, shininess: 30 });
 const metal = (color: Vec3, spec: number, polished = false): Material => ({ kind: 'metal', color, spec, shininess: 60, polished });
 const plain = (color: Vec3, spec = 0.05): Material => ({ kind: 'plain', color, spec, shininess: 20 });
-/** Clear float glass: its faint green shows along its edges, where light crosses the most of it. */
+/** Clear float glass, faintly green in the little light it scatters (render.ts). */
 const glass: Material = { kind: 'glass', color: [0.8, 0.88, 0.84], spec: 1, shininess: 100 };
 const leaf: Material = { kind: 'leaf', color: [0.16, 0.3, 0.11], color2: [0.3, 0.42, 0.14], spec: 0.12, shininess: 25 };
 const books = {

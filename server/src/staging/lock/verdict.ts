@@ -51,10 +51,14 @@ const WALLS_RECOLOURED = 0.27;
 const FLOOR_CHANGED = 0.7;
 /** Share of the floor whose colour alone changed. */
 const FLOOR_RECOLOURED = 0.35;
-/** How far (share of the frame's width) round a piece of furniture the floor may lie in its shadow. */
+/** How far (share of the frame's width, across or along: a square) round a piece of furniture the floor may lie in its shadow. */
 const SHADOW_REACH = 0.08;
 /** Share of the floor beyond that reach darkened, above which the floor was stained, not shaded. */
 const FLOOR_STAINED = 0.15;
+/** Share of the floor that must lie beyond that reach for a stain to be told from shadows. */
+const FLOOR_FAR = 0.1;
+/** Grain (local deviation over light) below which a floor counts as plain: JPEG noise on a smooth finish. */
+const GRAIN_FLOOR = 0.03;
 
 export function checkStructure(reg: Registration, change: ChangeMaps, zones: Zones): StructureCheck {
   const n = change.width * change.height;
@@ -103,19 +107,22 @@ export function checkStructure(reg: Registration, change: ChangeMaps, zones: Zon
   const inZone = openingMeasures(change, zones);
   measures.opening_changed = Math.max(measures.opening_changed, inZone.covered, inZone.added);
   measures.walls_recoloured = recolouredShare(change, zones, Surface.Wall, cleaned) / WALLS_RECOLOURED;
-  // Round the furniture (what changed shape), floor darkened with its hue kept is in the furniture's
-  // shadow: the staging's, not a new floor; unless the floor away from every piece is darkened as
-  // well, when it was stained.
+  // Round the furniture (what changed shape), floor darkened with its hue and its grain kept is
+  // in the furniture's shadow: the staging's, not a new floor. Nothing is let off where the floor
+  // away from every piece is darkened as well (a stain), or where too little of it is left to tell.
   const shade = morph(shapes, Math.round(SHADOW_REACH * change.width));
+  let floorAll = 0;
   let far = 0;
   let farDarkened = 0;
   for (let i = 0; i < n; i++) {
-    if (zones.surface[i] !== Surface.Floor || !change.valid.data[i] || shade.data[i]) continue;
+    if (zones.surface[i] !== Surface.Floor || !change.valid.data[i]) continue;
+    floorAll++;
+    if (shade.data[i]) continue;
     far++;
     if (change.color[i]! > COLOR_LIMIT && shadowed(change, i)) farDarkened++;
   }
-  const stained = far > 0 && farDarkened / far > FLOOR_STAINED;
-  const inShadow = (i: number) => !stained && shade.data[i] === 1 && shadowed(change, i);
+  const judged = far >= FLOOR_FAR * floorAll && farDarkened <= FLOOR_STAINED * far;
+  const inShadow = (i: number) => judged && shade.data[i] === 1 && shadowed(change, i);
   let floor = 0;
   let floorChanged = 0;
   for (let i = 0; i < n; i++) {
@@ -150,10 +157,18 @@ function recolouredShare(change: ChangeMaps, zones: Zones, surface: Surface, cle
   return total ? recoloured / total : 0;
 }
 
-/** Darkened with its hue kept, as a shadow darkens a surface (between a fifth and 93 % of its light). */
+/**
+ * Darkened as a shadow darkens a surface: to between a fifth and 93 % of its light, its hue kept,
+ * and its grain kept in proportion (a shadow dims the grain with the light; new boards or tiles
+ * bring grain of their own).
+ */
 function shadowed(change: ChangeMaps, i: number): boolean {
   if (change.chroma[i]! > CHROMA_LIMIT / 2) return false;
   const sum = (p: [Plane, Plane, Plane]) => p[0].data[i]! + p[1].data[i]! + p[2].data[i]!;
-  const ratio = sum(change.registered) / change.gain / Math.max(1e-3, sum(change.original));
-  return ratio > 0.2 && ratio < 0.93;
+  const before = Math.max(1e-3, sum(change.original) / 3);
+  const after = Math.max(1e-3, sum(change.registered) / 3 / change.gain);
+  const ratio = after / before;
+  if (!(ratio > 0.2 && ratio < 0.93)) return false;
+  const grain = Math.log((change.deviation.registered[i]! / change.gain / after + GRAIN_FLOOR) / (change.deviation.original[i]! / before + GRAIN_FLOOR));
+  return Math.abs(grain) < TEXTURE_LIMIT / 2;
 }
