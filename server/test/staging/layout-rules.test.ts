@@ -68,13 +68,15 @@ describe("a stager's layout on the fixture photos", () => {
   });
 
   it("closes the group on the camera's side instead of leaving the foreground empty: an armchair turned to the coffee table from beside it, or where none fits an open sling chair", () => {
-    // null: no chair passes (the Pruna room's luxury group, wider, leaves no place that does).
+    // null: no chair passes (the luxury groups, wider, leave no place that does).
     const expected: Record<string, Record<string, 'armchair' | 'slingChair' | null>> = {
       'rooms/empty-open-plan-living-dining.jpg': { modern: 'armchair', traditional: 'armchair', luxury: 'slingChair' },
       // A narrow room: beside the coffee table there is no room for an armchair, and before it an
       // armchair turned to the table would show the camera its back.
       'rooms/empty-living-portrait.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: 'slingChair' },
       'generative/empty-room-pruna-before.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: null },
+      // A narrow portrait frame: only a sling chair beside the table, at the frame's edge, fits.
+      'rooms/empty-hall-arched-windows.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: null },
     };
     for (const [name, kinds] of Object.entries(expected)) {
       const room = rooms.get(name)!;

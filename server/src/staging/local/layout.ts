@@ -237,7 +237,8 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   }
   const box = imageBox(room, p);
   if (!box) return 'behind camera';
-  const sideMargin = p.kind === 'rug' ? -0.05 * W : 0.02 * W;
+  // A chair in the foreground may be cut by a side of the frame too, as a photographer leaves it, up to a quarter of its width.
+  const sideMargin = p.kind === 'rug' ? -0.05 * W : p.foreground ? -0.25 * (box.u1 - box.u0) : 0.02 * W;
   if (box.u0 < sideMargin || box.u1 > W - sideMargin || box.v0 < 0.01 * H) return 'out of frame';
   // A chair in the foreground may be cut by the frame's bottom edge, as a photographer leaves it; its seat stays in.
   if (p.foreground ? box.v0 > 0.8 * H || box.v1 > 1.03 * H : box.v1 > (p.kind === 'rug' ? 1 : 0.985) * H) return 'out of frame';
@@ -635,6 +636,9 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
 /** What a foreground chair turned fully away from the camera costs, as metres off its ideal distance. */
 const BACK_VIEW_COST = 1.5;
 
+/** What a foreground chair cut by a side of the frame costs, per share of its width cut off, as metres off its ideal distance. */
+const CUT_COST = 8;
+
 /** How far a chair that closes the group stands from the middle of its table, ideally (metres). */
 const CLOSING_DISTANCE = 1.45;
 
@@ -694,9 +698,13 @@ function closingChair(room: RoomModel, placed: Placement[], table: Placement, ta
         if (best && cost >= best.cost) continue;
         const p: Placement = { kind, x, z, yaw, size, lift: 0, foreground: true };
         if (violation(room, p, placed)) continue;
+        // Cut by a side of the frame only where no place shows all of it.
+        const box = imageBox(room, p)!;
+        const cut = Math.max(0, -box.u0, box.u1 - room.camera.p.width) / (box.u1 - box.u0);
+        if (cut > 0 && best && cost + CUT_COST * cut >= best.cost) continue;
         // A low table may be half behind the chair, as it is from a seat in the room.
         if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
-        best = { p, cost };
+        best = { p, cost: cost + CUT_COST * cut };
       }
     }
   }
