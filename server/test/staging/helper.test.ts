@@ -52,6 +52,8 @@ describe('the local engine with a helper thread', () => {
     expect(dying.redone).toBe(1);
     // A new helper, dead in a tile row: the rows never all come in, and the crease pass must not wait for them.
     const rowAlone = await stageToJpegs(landscape, 'minimalist', 'bedroom', signal(), {}, null);
+    // Booted first: a helper still starting when every row is taken would find none to die in.
+    expect(await dying.ready()).toBe(true);
     const rowHelped = await stageToJpegs(landscape, 'minimalist', 'bedroom', signal(), {}, dying);
     expect(Buffer.compare(rowHelped[0]!, rowAlone[0]!)).toBe(0);
     expect(dying.redone).toBe(2);

@@ -201,6 +201,8 @@ const MAX_FREE = 6;
 
 export class RenderHelper {
   private worker: Worker | null = null;
+  /** Whether the current worker reported ready (true) or died first (false). */
+  private booted: Promise<boolean> = Promise.resolve(false);
   /** Set once a helper failed to start: from then on the staging's thread does everything. */
   private unavailable = false;
   /** Parts the helper may still hold units of, to release if it dies. */
@@ -283,6 +285,11 @@ export class RenderHelper {
     }
   }
 
+  /** Starts the helper if it is not running, and resolves once it can take work: false when it cannot. */
+  async ready(): Promise<boolean> {
+    return this.start() ? this.booted : false;
+  }
+
   async close(): Promise<void> {
     const w = this.worker;
     this.worker = null;
@@ -292,11 +299,17 @@ export class RenderHelper {
   private start(): Worker | null {
     if (this.worker || this.unavailable) return this.worker;
     let started = false;
+    let booted: (ok: boolean) => void = () => {};
+    this.booted = new Promise((resolve) => (booted = resolve));
     const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { entry: this.entry.href } });
     worker.on('message', (msg: unknown) => {
-      if (typeof msg === 'object' && msg !== null && 'ready' in msg) started = true;
+      if (typeof msg === 'object' && msg !== null && 'ready' in msg) {
+        started = true;
+        booted(true);
+      }
     });
     const died = () => {
+      booted(false);
       if (this.worker === worker) this.worker = null;
       if (!started) this.unavailable = true;
       // A unit it held is lost: the staging's thread redoes that variation alone. What it finished stands.
