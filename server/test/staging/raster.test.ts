@@ -1,11 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
 import { Camera } from '../../src/staging/local/camera.ts';
 import { pieceSize } from '../../src/staging/local/furniture.ts';
-import type { Placement } from '../../src/staging/local/layout.ts';
+import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
+import { layoutRoom, type Placement } from '../../src/staging/local/layout.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
 import { emptyLayer, everyTileRow, GLASS_OPACITY, rasterize, rasterizeInto, type Fragment } from '../../src/staging/local/raster.ts';
-import { buildScene } from '../../src/staging/local/render.ts';
+import { buildScene, renderFurniture } from '../../src/staging/local/render.ts';
 import { variationSet } from '../../src/staging/local/set.ts';
+import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 
 const W = 160;
 const H = 120;
@@ -82,5 +87,38 @@ describe('a glass-topped coffee table', () => {
     }
     // The frame, shelf, books and bowl cast as before.
     expect(s.casts.filter((c) => c === 1).length).toBe(s.casts.length - panes.length);
+  });
+
+  it('mirrors the sofa standing behind it, not the bright room the photo shows beyond the sofa', async () => {
+    // The arched hall: white walls and windows blown out behind the sofa, which a pane mirroring
+    // the room alone showed as a white board.
+    const photo = await decodeImage(readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-hall-arched-windows.jpg', import.meta.url))));
+    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const { width, height } = fitSize(photo.width, photo.height, 600);
+    const def = STYLE_DEFS.modern;
+    const placed = layoutRoom(room, 'living_room', def);
+    const table = placed.find((p) => p.kind === 'coffeeTable')!;
+    const sofa = placed.find((p) => p.kind === 'sofa')!;
+    const cam = room.camera.scaled(width, height);
+    // Points over the half of the top nearer the sofa, where no book or bowl stands in front of the pane.
+    const towards = Math.sign(sofa.z - table.z);
+    const brightness = (pieces: Placement[]) => {
+      const { layer } = renderFurniture(room, pieces, 'modern', def, 'living_room', width, height);
+      let sum = 0;
+      let n = 0;
+      for (let i = -6; i <= 6; i++) {
+        for (const f of [0.1, 0.2, 0.3]) {
+          const q = cam.project([table.x + (i / 6) * (table.size.w / 2 - 0.08), table.size.h, table.z + towards * f * table.size.d]);
+          const k = Math.floor(q.v) * width + Math.floor(q.u);
+          if (layer.depth[k]! < q.depth - 0.01 || !(layer.alpha[k]! > 0.99)) continue;
+          sum += 0.2126 * layer.color[k * 3]! + 0.7152 * layer.color[k * 3 + 1]! + 0.0722 * layer.color[k * 3 + 2]!;
+          n++;
+        }
+      }
+      expect(n).toBeGreaterThan(10);
+      return sum / n;
+    };
+    expect(brightness([table, sofa])).toBeLessThan(0.7 * brightness([table]));
   });
 });

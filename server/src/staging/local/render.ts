@@ -159,6 +159,19 @@ const SATIN_GRAZING = 0.4;
 /** What a pane's two faces reflect face on (4 % each), and the share of the room's light it scatters in its tint. */
 const GLASS_REFLECTANCE = 0.08;
 const GLASS_SCATTER = 0.03;
+/**
+ * A pane mirrors the furniture beyond it where that stands in the way (the sofa behind a coffee
+ * table), not the bright room the photo shows: along this reach (metres), and then it mirrors a
+ * surface in shade, about this share of the light round the pane.
+ */
+const GLASS_MIRROR_REACH = 4;
+const MIRRORED_FURNITURE = 0.2;
+/**
+ * The brightest a pane mirrors, in the photo's white: the openings are taken many times brighter
+ * than their clipped pixels to light the room (light.ts), and mirrored at that a whole tabletop
+ * turned into a white board hiding the shelf under it.
+ */
+const GLASS_MIRROR_CAP = 2;
 
 /** A rotated grid of four offsets in a unit square: no two share a row or a column. */
 const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.25, 0.75]);
@@ -168,7 +181,7 @@ const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.2
  * under overhangs, the daylight part by the furniture's shadow map, a glossy reflection of the
  * room's environment weighted by Fresnel.
  */
-function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorShadows, shadowMap: ShadowMap, room: RoomModel, sun: SunShadow | null) {
+function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorShadows, shadowMap: ShadowMap, room: RoomModel, sun: SunShadow | null, occ: ShadowCaster['occ']) {
   const { floorLight, box } = room;
   const tex: Vec3 = [0, 0, 0];
   const sub: Vec3 = [0, 0, 0];
@@ -206,8 +219,15 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       refl[0] = 2 * c * side * nx - vx;
       refl[1] = 2 * c * side * ny - vy;
       refl[2] = 2 * c * side * nz - vz;
-      reflectedLight(radiance, refl, 'polished', env);
       evalSh(radiance.ambient, side * nx, side * ny, side * nz, amb);
+      const [qx, qy, qz] = [f.px, f.py + 0.01, f.pz];
+      const r = GLASS_MIRROR_REACH;
+      if (occ.blocked(qx, qy, qz, qx + refl[0] * r, qy + refl[1] * r, qz + refl[2] * r)) for (let ch = 0; ch < 3; ch++) env[ch] = amb[ch]! * MIRRORED_FURNITURE;
+      else {
+        reflectedLight(radiance, refl, 'polished', env);
+        const peak = Math.max(env[0], env[1], env[2]);
+        if (peak > GLASS_MIRROR_CAP) for (let ch = 0; ch < 3; ch++) env[ch] = (env[ch]! * GLASS_MIRROR_CAP) / peak;
+      }
       const k = GLASS_REFLECTANCE + (1 - GLASS_REFLECTANCE) * (1 - c) ** 5;
       for (let ch = 0; ch < 3; ch++) out[ch] = env[ch]! * k + pm.c1[ch]! * amb[ch]! * GLASS_SCATTER;
       return;
@@ -409,7 +429,7 @@ export function setUpRender(
   const floor = floorShadows(caster, floorRows);
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key, DAYLIGHT_PENUMBRA.least, DAYLIGHT_PENUMBRA.spread);
   const sun = light.sun ? { light: light.sun, map: new ShadowMap(scene.mesh, scene.casts, light.sun.dir, SUN_PENUMBRA.least, SUN_PENUMBRA.spread) } : null;
-  const shade = makeShader(scene, light, cam, floor, shadowMap, room, sun);
+  const shade = makeShader(scene, light, cam, floor, shadowMap, room, sun, caster.occ);
   return { room, cam, scene, light, caster, floor, shadowMap, shade, width, height };
 }
 
@@ -506,7 +526,7 @@ const REFLECTION_SOFT = 0.3;
  * height of the reflected point, sharp only where a piece meets the floor, so it reads as a
  * reflection and not as a stain under dark bases.
  */
-function renderReflection({ room, scene, light, cam, floor, shadowMap, width, height }: RenderSetup, into?: Float32Array): NonNullable<RenderResult['reflection']> {
+function renderReflection({ room, scene, light, cam, floor, shadowMap, caster, width, height }: RenderSetup, into?: Float32Array): NonNullable<RenderResult['reflection']> {
   const { width: w, height: h } = reflectionSize(width, height);
   const half = cam.scaled(w, h);
   const positions = scene.mesh.positions.slice();
@@ -520,7 +540,7 @@ function renderReflection({ room, scene, light, cam, floor, shadowMap, width, he
   const materials = scene.mesh.materials.map((m, t) => (scene.casts[t] ? m : NO_MATERIAL));
   const mirrored: Mesh = { ...scene.mesh, positions, normals, materials };
   // Shaded with the half-size camera it is drawn with: the textures' footprint is its pixel's.
-  const shade = makeShader(scene, light, half, floor, shadowMap, room, null);
+  const shade = makeShader(scene, light, half, floor, shadowMap, room, null, caster.occ);
   const layer = rasterizeInto(mirrored, half, emptyLayer(w, h), (f, out) => {
     if (f.material === NO_MATERIAL) {
       out.fill(0);
