@@ -639,6 +639,13 @@ const BACK_VIEW_COST = 1.5;
 /** What a foreground chair cut by a side of the frame costs, per share of its width cut off, as metres off its ideal distance. */
 const CUT_COST = 8;
 
+/**
+ * What a foreground chair costs per share of its outline in the photo that other standing pieces
+ * (the sofa, a lamp, a plant) fill too, as metres off its ideal distance: a chair against the
+ * sofa's end under the floor lamp crowds a corner, one on the open side balances the group.
+ */
+const CLUTTER_COST = 1;
+
 /** How far a chair that closes the group stands from the middle of its table, ideally (metres). */
 const CLOSING_DISTANCE = 1.45;
 
@@ -660,29 +667,41 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
   const standing = placed.filter((p) => onFloor(p) && p !== table && p.size.w * p.size.d > 0.3);
   if (standing.some((p) => depth(p.x, p.z) < tableDepth - 0.5)) return placed;
   const sofa = placed.find((p) => p.kind === 'sofa');
-  const closing = (kind: PieceKind, alternatives: (yaw: number) => number[]) => closingChair(room, placed, table, tableDepth, kind, style, alternatives);
+  const closing = (kind: PieceKind, alternatives: (yaw: number) => number[], nearer = 0.6) => closingChair(room, placed, table, tableDepth, kind, style, alternatives, nearer);
   // A sling chair may face the sofa square, or halfway between that and the table.
   const turns = (yaw: number) => {
     if (!sofa) return [];
     const square = sofa.yaw + Math.PI;
     return [square, yaw + Math.atan2(Math.sin(square - yaw), Math.cos(square - yaw)) / 2];
   };
-  const chair = closing('armchair', () => []) ?? closing('slingChair', turns);
+  // Beside the table, no nearer than it, where the wider groups leave no place in front of it.
+  const chair = closing('armchair', () => []) ?? closing('slingChair', turns) ?? closing('slingChair', turns, 0);
   return chair ? [...placed, chair] : placed;
 }
 
 /**
- * The best place for a chair closing the group on the camera's side (withForegroundChair):
- * turned to the table, or to one of `alternatives(yaw)` for the yaw that would be.
+ * The best place for a chair closing the group on the camera's side (withForegroundChair), at
+ * least `nearer` metres nearer the camera than the table: turned to the table, or to one of
+ * `alternatives(yaw)` for the yaw that would be.
  */
-function closingChair(room: RoomModel, placed: Placement[], table: Placement, tableDepth: number, kind: PieceKind, style: StyleDef, alternatives: (yaw: number) => number[]): Placement | null {
+function closingChair(
+  room: RoomModel,
+  placed: Placement[],
+  table: Placement,
+  tableDepth: number,
+  kind: PieceKind,
+  style: StyleDef,
+  alternatives: (yaw: number) => number[],
+  nearer: number,
+): Placement | null {
   const size = pieceSize(kind, style);
   const { left, right, back } = room.box;
+  const others = placed.filter((q) => onFloor(q) && q !== table && q.kind !== 'rug').flatMap((q) => imageBox(room, q) ?? []);
   let best: { p: Placement; cost: number } | null = null;
   for (let z = 0.8; z < back; z += 0.1) {
     for (let x = left + size.w / 2; x <= right - size.w / 2; x += 0.1) {
       const d = room.camera.toCamera([x, 0, z])[2];
-      if (d > tableDepth - 0.6) continue;
+      if (d > tableDepth - nearer) continue;
       const reach = Math.hypot(table.x - x, table.z - z);
       if (reach < table.size.d / 2 + size.d / 2 + 0.35 || reach > CLOSING_DISTANCE + 0.6) continue;
       // Across the group from an armchair already there, not beside it.
@@ -701,14 +720,26 @@ function closingChair(room: RoomModel, placed: Placement[], table: Placement, ta
         // Cut by a side of the frame only where no place shows all of it.
         const box = imageBox(room, p)!;
         const cut = Math.max(0, -box.u0, box.u1 - room.camera.p.width) / (box.u1 - box.u0);
-        if (cut > 0 && best && cost + CUT_COST * cut >= best.cost) continue;
+        const total = cost + CUT_COST * cut + CLUTTER_COST * sharedOutline(box, others);
+        if (best && total >= best.cost) continue;
         // A low table may be half behind the chair, as it is from a seat in the room.
         if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
-        best = { p, cost: cost + CUT_COST * cut };
+        best = { p, cost: total };
       }
     }
   }
   return best?.p ?? null;
+}
+
+/** The share of `box` that any of `others` covers too (summed, at most 1). */
+function sharedOutline(box: ImageBox, others: ImageBox[]): number {
+  let shared = 0;
+  for (const o of others) {
+    const iw = Math.min(box.u1, o.u1) - Math.max(box.u0, o.u0);
+    const ih = Math.min(box.v1, o.v1) - Math.max(box.v0, o.v0);
+    if (iw > 0 && ih > 0) shared += iw * ih;
+  }
+  return Math.min(1, shared / Math.max(1, (box.u1 - box.u0) * (box.v1 - box.v0)));
 }
 
 /**
