@@ -382,7 +382,8 @@ function jitter(receiver: number, sample: number): number {
  * Shadow rays are the engine's largest cost, so a receiver traces only the half of the samples
  * its `half` names (a chequerboard over the grid, each half spread over every opening) and
  * scales what arrives by the light that half carries. The grid's tent filter leaves 1/81 of a
- * chequerboard, so the two halves' difference does not show.
+ * chequerboard, so the two halves' difference does not show; where the filter is cut short (the
+ * grid's edges, the floor round a piece's base) `half` is -1 and every sample is traced.
  */
 function receive(occ: Occupancy, lights: LightSample[], q: Vec3, m: Vec3, ambient: number, id: number, half: number): number {
   let open = 0;
@@ -405,12 +406,12 @@ function receive(occ: Occupancy, lights: LightSample[], q: Vec3, m: Vec3, ambien
     if (cosQ <= 0 || cosS <= 0) continue;
     const e = (s.w * cosQ * cosS) / Math.max(r2, 0.05);
     open += e;
-    if (s.half !== half) continue;
+    if (half >= 0 && s.half !== half) continue;
     traced += e;
     if (!occ.blocked(q[0], q[1], q[2], sx, sy, sz)) arrives += e;
   }
   // The half sees none of the light: the other half stands for it.
-  if (traced === 0 && open > 0) return receive(occ, lights, q, m, ambient, id, 1 - half);
+  if (traced === 0 && open > 0 && half >= 0) return receive(occ, lights, q, m, ambient, id, 1 - half);
   return Math.min(1, (ambient + (traced > 0 ? (arrives * open) / traced : 0)) / (1 + open));
 }
 
@@ -437,6 +438,27 @@ function boxBlur(src: Float32Array, nx: number, nz: number, r: number): Float32A
 
 /** A tent filter over five cells: removes the sampling noise of the occlusion and the shadow rays. */
 const smooth = (f: Float32Array, nu: number, nv: number) => boxBlur(boxBlur(f, nu, nv, 1), nu, nv, 1);
+/** How many cells the tent reaches to each side. */
+const TENT_REACH = 2;
+
+/**
+ * Cells where `smooth` or `smoothOutside` is cut short, so a chequerboard of half the shadow rays
+ * (`receive`) would show: within TENT_REACH of the grid's edge or of a cell a piece touches.
+ */
+function nearEdgeOrBase(touch: Uint8Array, nu: number, nv: number): Uint8Array {
+  const near = new Uint8Array(nu * nv);
+  for (let v = 0; v < nv; v++) {
+    for (let u = 0; u < nu; u++) {
+      if (u < TENT_REACH || v < TENT_REACH || u >= nu - TENT_REACH || v >= nv - TENT_REACH) {
+        near[v * nu + u] = 1;
+        continue;
+      }
+      if (!touch[v * nu + u]) continue;
+      for (let dv = -TENT_REACH; dv <= TENT_REACH; dv++) near.fill(1, (v + dv) * nu + u - TENT_REACH, (v + dv) * nu + u + TENT_REACH + 1);
+    }
+  }
+  return near;
+}
 
 /**
  * The smoothing of `smooth` over the cells no piece touches only: the floor hidden under a base
@@ -610,6 +632,7 @@ export function floorShadows(c: ShadowCaster, rows?: FloorRows): FloorShadows {
   const q: Vec3 = [0, 0, 0];
   const touch = new Uint8Array(nx * nz);
   for (let i = 0; i < nx * nz; i++) touch[i] = occ.lo[i]! < CONTACT_GAP ? 1 : 0;
+  const everySample = nearEdgeOrBase(touch, nx, nz);
   const floor = rows ? rows.plane.subarray(0, nx * nz) : new Float32Array(nx * nz);
   let row = 0;
   const next = rows ? () => rows.next(nz) : () => row++;
@@ -627,7 +650,7 @@ export function floorShadows(c: ShadowCaster, rows?: FloorRows): FloorShadows {
         continue;
       }
       const ambient = far ? 1 : floorAmbient(occ, q[0], q[2], steps, dirs, i);
-      floor[i] = receive(occ, lights, q, up, ambient, i, (ix + iz) & 1) * sunCut;
+      floor[i] = receive(occ, lights, q, up, ambient, i, everySample[i] ? -1 : (ix + iz) & 1) * sunCut;
     }
     rows?.finished();
   }
@@ -670,7 +693,8 @@ export function wallShadows(c: ShadowCaster): RoomShadows['walls'] {
       for (let iu = 0; iu < nu; iu++) {
         const p = wallPoint(box, id, a0 + (iu + 0.5) * wallCell, (iv + 0.5) * wallCell, 0.005);
         const ambient = wallAmbient(occ, p[0], p[1], p[2], n, steps, dirs, iv * nu + iu);
-        factor[iv * nu + iu] = receive(occ, lights, p, n, ambient, iv * nu + iu, (iu + iv) & 1);
+        const edge = iu < TENT_REACH || iv < TENT_REACH || iu >= nu - TENT_REACH || iv >= nv - TENT_REACH;
+        factor[iv * nu + iu] = receive(occ, lights, p, n, ambient, iv * nu + iu, edge ? -1 : (iu + iv) & 1);
       }
     }
     walls[id] = new ShadeGrid(a0, 0, wallCell, nu, nv, smooth(factor, nu, nv));
