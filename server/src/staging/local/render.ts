@@ -220,14 +220,20 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       refl[1] = 2 * c * side * ny - vy;
       refl[2] = 2 * c * side * nz - vz;
       evalSh(radiance.ambient, side * nx, side * ny, side * nz, amb);
-      const [qx, qy, qz] = [f.px, f.py + 0.01, f.pz];
+      reflectedLight(radiance, refl, 'polished', env);
+      const peak = Math.max(env[0], env[1], env[2]);
+      if (peak > GLASS_MIRROR_CAP) for (let ch = 0; ch < 3; ch++) env[ch] = (env[ch]! * GLASS_MIRROR_CAP) / peak;
+      // The mirror rays leave the pane on the viewer's side, clear of its own frame; four of them
+      // half a cell apart give a piece's outline in the pane a soft edge, not the grid's steps.
       const r = GLASS_MIRROR_REACH;
-      if (occ.blocked(qx, qy, qz, qx + refl[0] * r, qy + refl[1] * r, qz + refl[2] * r)) for (let ch = 0; ch < 3; ch++) env[ch] = amb[ch]! * MIRRORED_FURNITURE;
-      else {
-        reflectedLight(radiance, refl, 'polished', env);
-        const peak = Math.max(env[0], env[1], env[2]);
-        if (peak > GLASS_MIRROR_CAP) for (let ch = 0; ch < 3; ch++) env[ch] = (env[ch]! * GLASS_MIRROR_CAP) / peak;
+      let met = 0;
+      for (let k = 0; k < 4; k++) {
+        const qx = f.px + side * nx * 0.01 + refl[0] * 0.02 + (k & 1 ? 0.5 : -0.5) * occ.cell;
+        const qy = f.py + side * ny * 0.01 + refl[1] * 0.02;
+        const qz = f.pz + side * nz * 0.01 + refl[2] * 0.02 + (k & 2 ? 0.5 : -0.5) * occ.cell;
+        if (occ.blocked(qx, qy, qz, qx + refl[0] * r, qy + refl[1] * r, qz + refl[2] * r)) met++;
       }
+      for (let ch = 0; ch < 3; ch++) env[ch] = env[ch]! + (met / 4) * (amb[ch]! * MIRRORED_FURNITURE - env[ch]!);
       const k = GLASS_REFLECTANCE + (1 - GLASS_REFLECTANCE) * (1 - c) ** 5;
       for (let ch = 0; ch < 3; ch++) out[ch] = env[ch]! * k + pm.c1[ch]! * amb[ch]! * GLASS_SCATTER;
       return;
@@ -540,6 +546,7 @@ function renderReflection({ room, scene, light, cam, floor, shadowMap, caster, w
   const materials = scene.mesh.materials.map((m, t) => (scene.casts[t] ? m : NO_MATERIAL));
   const mirrored: Mesh = { ...scene.mesh, positions, normals, materials };
   // Shaded with the half-size camera it is drawn with: the textures' footprint is its pixel's.
+  // (Panes are left out here, so their mirror rays through the occupancy never run mirrored.)
   const shade = makeShader(scene, light, half, floor, shadowMap, room, null, caster.occ);
   const layer = rasterizeInto(mirrored, half, emptyLayer(w, h), (f, out) => {
     if (f.material === NO_MATERIAL) {
