@@ -263,11 +263,7 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
     const ob = openingImageBox(room, o);
     const area = Math.max(1, (ob.u1 - ob.u0) * (ob.v1 - ob.v0));
     let hidden = 0;
-    for (const part of silhouette(room, p) ?? [box]) {
-      const iw = Math.min(part.u1, ob.u1) - Math.max(part.u0, ob.u0);
-      const ih = Math.min(part.v1, ob.v1) - Math.max(part.v0, ob.v0);
-      if (iw > 0 && ih > 0) hidden += iw * ih;
-    }
+    for (const part of silhouette(room, p) ?? [box]) hidden += overlapArea(part, ob);
     // A doorway into an unlit hall is no view: a low piece may stand before part of it, its walkway clear.
     if ((hidden * (SEE_THROUGH[p.kind] ?? 1)) / area > (o.passage && p.size.h + p.lift < 1.2 ? 0.25 : 0.08)) return `hides ${o.kind}`;
   }
@@ -492,9 +488,12 @@ function hidesAnchor(room: RoomModel, p: Placement, placed: Placement[], anchor:
   const b = imageBox(room, main);
   if (!a || !b) return false;
   if (room.camera.toCamera([p.x, 0, p.z])[2] >= room.camera.toCamera([main.x, 0, main.z])[2]) return false;
-  const iw = Math.min(a.u1, b.u1) - Math.max(a.u0, b.u0);
-  const ih = Math.min(a.v1, b.v1) - Math.max(a.v0, b.v0);
-  return iw > 0 && ih > 0 && (iw * ih) / Math.max(1, (b.u1 - b.u0) * (b.v1 - b.v0)) > limit;
+  return overlapArea(a, b) / Math.max(1, (b.u1 - b.u0) * (b.v1 - b.v0)) > limit;
+}
+
+/** The area (pixels) two image boxes share. */
+function overlapArea(a: ImageBox, b: ImageBox): number {
+  return Math.max(0, Math.min(a.u1, b.u1) - Math.max(a.u0, b.u0)) * Math.max(0, Math.min(a.v1, b.v1) - Math.max(a.v0, b.v0));
 }
 
 /** Pieces lower than this (metres) stand below a seat's height: a coffee table, a bench, a pouf (not a side table, 0.55 m). */
@@ -674,7 +673,7 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
     const square = sofa.yaw + Math.PI;
     return [square, yaw + Math.atan2(Math.sin(square - yaw), Math.cos(square - yaw)) / 2];
   };
-  // Beside the table, no nearer than it, where the wider groups leave no place in front of it.
+  // Beside the table, no farther from the camera than it, where the wider groups leave no place well before it.
   const chair = closing('armchair', () => []) ?? closing('slingChair', turns) ?? closing('slingChair', turns, 0);
   return chair ? [...placed, chair] : placed;
 }
@@ -696,7 +695,8 @@ function closingChair(
 ): Placement | null {
   const size = pieceSize(kind, style);
   const { left, right, back } = room.box;
-  const others = placed.filter((q) => onFloor(q) && q !== table && q.kind !== 'rug').flatMap((q) => imageBox(room, q) ?? []);
+  // Everything standing on the floor but the table the chair is turned to, small pieces too: a plant crowds a chair as a lamp does.
+  const around = placed.filter((q) => onFloor(q) && q !== table && q.kind !== 'rug').flatMap((q) => imageBox(room, q) ?? []);
   let best: { p: Placement; cost: number } | null = null;
   for (let z = 0.8; z < back; z += 0.1) {
     for (let x = left + size.w / 2; x <= right - size.w / 2; x += 0.1) {
@@ -720,7 +720,7 @@ function closingChair(
         // Cut by a side of the frame only where no place shows all of it.
         const box = imageBox(room, p)!;
         const cut = Math.max(0, -box.u0, box.u1 - room.camera.p.width) / (box.u1 - box.u0);
-        const total = cost + CUT_COST * cut + CLUTTER_COST * sharedOutline(box, others);
+        const total = cost + CUT_COST * cut + CLUTTER_COST * sharedOutline(box, around);
         if (best && total >= best.cost) continue;
         // A low table may be half behind the chair, as it is from a seat in the room.
         if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
@@ -731,14 +731,10 @@ function closingChair(
   return best?.p ?? null;
 }
 
-/** The share of `box` that any of `others` covers too (summed, at most 1). */
+/** The share of `box` the `others` cover too, each counted (where they overlap each other, twice), at most 1. */
 function sharedOutline(box: ImageBox, others: ImageBox[]): number {
   let shared = 0;
-  for (const o of others) {
-    const iw = Math.min(box.u1, o.u1) - Math.max(box.u0, o.u0);
-    const ih = Math.min(box.v1, o.v1) - Math.max(box.v0, o.v0);
-    if (iw > 0 && ih > 0) shared += iw * ih;
-  }
+  for (const o of others) shared += overlapArea(box, o);
   return Math.min(1, shared / Math.max(1, (box.u1 - box.u0) * (box.v1 - box.v0)));
 }
 
