@@ -285,9 +285,16 @@ export class RenderHelper {
     }
   }
 
-  /** Starts the helper if it is not running, and resolves once it can take work: false when it cannot. */
-  async ready(): Promise<boolean> {
-    return this.start() ? this.booted : false;
+  /** Starts the helper if it is not running, and resolves once it can take work: false when it cannot, or not within `patienceMs`. */
+  async ready(patienceMs = 60_000): Promise<boolean> {
+    if (!this.start()) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), patienceMs)));
+    try {
+      return await Promise.race([this.booted, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {
