@@ -173,6 +173,9 @@ const MIRRORED_FURNITURE = 0.2;
  */
 const GLASS_MIRROR_CAP = 2;
 
+/** Where a pane's eight mirror rays start, across a unit square: no two share a row or a column. */
+const MIRROR_RAYS = Float32Array.from([-0.44, -0.19, -0.31, 0.31, -0.19, -0.44, -0.06, 0.06, 0.06, 0.44, 0.19, -0.31, 0.31, 0.19, 0.44, -0.06]);
+
 /** A rotated grid of four offsets in a unit square: no two share a row or a column. */
 const FOOTPRINT = Float32Array.from([-0.75, -0.25, 0.25, -0.75, 0.75, 0.25, -0.25, 0.75]);
 
@@ -223,17 +226,19 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       reflectedLight(radiance, refl, 'polished', env);
       const peak = Math.max(env[0], env[1], env[2]);
       if (peak > GLASS_MIRROR_CAP) for (let ch = 0; ch < 3; ch++) env[ch] = (env[ch]! * GLASS_MIRROR_CAP) / peak;
-      // The mirror rays leave the pane on the viewer's side, clear of its own frame; four of them
-      // half a cell apart give a piece's outline in the pane a soft edge, not the grid's steps.
+      // The mirror rays leave the pane on the viewer's side, clear of its own frame; eight of them
+      // spread over two cells give a piece's outline in the pane a soft edge, not the grid's steps.
       const r = GLASS_MIRROR_REACH;
+      const spread = 2 * occ.cell;
       let met = 0;
-      for (let k = 0; k < 4; k++) {
-        const qx = f.px + side * nx * 0.01 + refl[0] * 0.02 + (k & 1 ? 0.5 : -0.5) * occ.cell;
+      for (let k = 0; k < MIRROR_RAYS.length; k += 2) {
+        const qx = f.px + side * nx * 0.01 + refl[0] * 0.02 + MIRROR_RAYS[k]! * spread;
         const qy = f.py + side * ny * 0.01 + refl[1] * 0.02;
-        const qz = f.pz + side * nz * 0.01 + refl[2] * 0.02 + (k & 2 ? 0.5 : -0.5) * occ.cell;
+        const qz = f.pz + side * nz * 0.01 + refl[2] * 0.02 + MIRROR_RAYS[k + 1]! * spread;
         if (occ.blocked(qx, qy, qz, qx + refl[0] * r, qy + refl[1] * r, qz + refl[2] * r)) met++;
       }
-      for (let ch = 0; ch < 3; ch++) env[ch] = env[ch]! + (met / 4) * (amb[ch]! * MIRRORED_FURNITURE - env[ch]!);
+      const share = (2 * met) / MIRROR_RAYS.length;
+      for (let ch = 0; ch < 3; ch++) env[ch] = env[ch]! + share * (amb[ch]! * MIRRORED_FURNITURE - env[ch]!);
       const k = GLASS_REFLECTANCE + (1 - GLASS_REFLECTANCE) * (1 - c) ** 5;
       for (let ch = 0; ch < 3; ch++) out[ch] = env[ch]! * k + pm.c1[ch]! * amb[ch]! * GLASS_SCATTER;
       return;
