@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ROOM_TYPES, STYLES } from '@roomstager/contracts';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from '../../src/staging/local/analyze.ts';
 import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
@@ -108,6 +109,22 @@ describe("a stager's layout on the fixture photos", () => {
     }
     // Other room types keep their own groups.
     for (const other of rooms.values()) expect(layoutRoom(other, 'bedroom', STYLE_DEFS.modern).some((p) => p.foreground)).toBe(false);
+  });
+
+  it('offers a mirrored photo the mirrored places: the portrait room flipped gets its chair in every style with armchairs', async () => {
+    const bytes = await sharp(readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-living-portrait.jpg', import.meta.url)))).flop().jpeg({ quality: 92 }).toBuffer();
+    const photo = await decodeImage(bytes);
+    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const flipped = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const original = rooms.get('rooms/empty-living-portrait.jpg')!;
+    for (const style of ['modern', 'traditional', 'luxury'] as const) {
+      const chair = layoutRoom(flipped, 'living_room', STYLE_DEFS[style]).find((p) => p.foreground);
+      const mirror = layoutRoom(original, 'living_room', STYLE_DEFS[style]).find((p) => p.foreground)!;
+      expect(chair, style).toMatchObject({ kind: mirror.kind });
+      // Across the photo's middle from where the original stands it.
+      const u = (room: RoomModel, p: Placement) => room.camera.project([p.x, 0, p.z]).u / room.camera.p.width;
+      expect(Math.abs(u(flipped, chair!) - (1 - u(original, mirror))), style).toBeLessThan(0.1);
+    }
   });
 
   it('puts a foreground chair on the open side of the group, not against the sofa under the floor lamp', () => {

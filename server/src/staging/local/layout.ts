@@ -699,7 +699,9 @@ function closingChair(
   const around = placed.filter((q) => onFloor(q) && q !== table && q.kind !== 'rug').flatMap((q) => imageBox(room, q) ?? []);
   let best: { p: Placement; cost: number } | null = null;
   for (let z = 0.8; z < back; z += 0.1) {
-    for (let x = left + size.w / 2; x <= right - size.w / 2; x += 0.1) {
+    // Placed symmetrically about the room's middle: a mirrored photo is offered the mirrored places.
+    const mid = (left + right) / 2;
+    for (let x = mid - 0.1 * Math.floor((mid - left - 0.3) / 0.1); x <= right - 0.3; x += 0.1) {
       const d = room.camera.toCamera([x, 0, z])[2];
       if (d > tableDepth - nearer) continue;
       const reach = Math.hypot(table.x - x, table.z - z);
