@@ -659,6 +659,33 @@ describe('a stuffed cushion', () => {
     expect(corners).toBeGreaterThan(100);
   });
 
+  it('may hang its lower rim in waves (a duvet\'s hem), leaving its top as it was', () => {
+    const build = (hem?: number) => {
+      const b = new MeshBuilder();
+      b.roundedBox([0, 0.43, 0], [0.8, 0.145, 0.8], 0.06, 0, { crown: 0.03, hem });
+      return b.build();
+    };
+    const plain = build();
+    const hung = build(0.03);
+    expect(hung.positions.length).toBe(plain.positions.length);
+    // The rim along one side, the lowest point at each step along it.
+    const rim = (m: ReturnType<typeof build>) => {
+      const lowest = new Map<number, number>();
+      for (let i = 0; i < m.positions.length; i += 3) {
+        if (m.positions[i]! < 0.7 || Math.abs(m.positions[i + 2]!) > 0.7) continue;
+        const z = Math.round(m.positions[i + 2]! * 100);
+        lowest.set(z, Math.min(lowest.get(z) ?? Infinity, m.positions[i + 1]!));
+      }
+      return [...lowest.values()];
+    };
+    const spread = (v: number[]) => Math.max(...v) - Math.min(...v);
+    expect(spread(rim(plain))).toBeLessThan(1e-6);
+    expect(spread(rim(hung))).toBeGreaterThan(0.015);
+    expect(Math.min(...rim(hung))).toBeGreaterThan(0.43 - 0.145 - 0.031);
+    // Above the lower round nothing moved.
+    for (let i = 1; i < plain.positions.length; i += 3) if (plain.positions[i]! > 0.43 - 0.145 + 0.06) expect(hung.positions[i]).toBe(plain.positions[i]);
+  });
+
   it('may be stuffed on its front as well as its top, each face following its own rise', () => {
     const b = new MeshBuilder();
     b.roundedBox([0, 0.5, 0], [0.3, 0.07, 0.28], 0.045, 0, { crown: 0.025 }, { crown: 0.012, face: 2 });

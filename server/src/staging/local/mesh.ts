@@ -106,6 +106,7 @@ export class MeshBuilder {
     this.grain = this.grained.has(material) ? longest(h) : 0;
     const rr = Math.max(0, Math.min(r, h[0] * 0.999, h[1] * 0.999, h[2] * 0.999));
     // Each puffed face and its two other axes: X (along every cushion's width) and the one left.
+    const hem = Math.max(0, ...puffs.map((puff) => puff.hem ?? 0));
     const faces = puffs.map((puff) => {
       const up = puff.face ?? 1;
       const va: 1 | 2 = up === 1 ? 2 : 1;
@@ -159,6 +160,9 @@ export class MeshBuilder {
         tilted[va] -= dv * w;
       }
       if (faces.length) n = normalize(tilted);
+      // The lower rounded edge hangs lower in waves: fully at the bottom, fading out up the round.
+      const low = rr > 1e-4 ? Math.min(1, Math.max(0, (-h[1] + rr - p[1]!) / rr)) : 0;
+      if (hem > 0 && low > 0) pos[1] -= hem * low * hemWave(pos[0], pos[2]);
       return { pos: [pos[0] + c[0], pos[1] + c[1], pos[2] + c[2]], n };
     };
     // Each face: axis k fixed at +-h, grid over the two other axes.
@@ -582,6 +586,19 @@ export interface Puff {
   dent?: [number, number, number, number];
   /** Piping (a welt) along the face's seam, as on a tailored cushion. */
   welt?: boolean;
+  /**
+   * Cloth hanging over the box's sides (a duvet): its lower rim falls up to this much further
+   * (metres) in soft waves along the edge, so the hem is not a ruled line.
+   */
+  hem?: number;
+}
+
+/**
+ * How far down (0..1) a hanging hem falls at a point of its rim, in piece-local metres: two
+ * incommensurate waves along each side, 15-25 cm apart, as folds fall.
+ */
+function hemWave(x: number, z: number): number {
+  return Math.min(1, Math.max(0, 0.5 + 0.3 * Math.sin(29 * x + 1.3) * Math.cos(11 * x) + 0.3 * Math.sin(31 * z + 0.4) * Math.cos(13 * z + 2)));
 }
 
 /** Radius of a welt's cord (metres), the spacing of its rings along a straight run, and its rings round a corner. */
