@@ -697,11 +697,12 @@ function closingChair(
   const { left, right, back } = room.box;
   // Everything standing on the floor but the table the chair is turned to, small pieces too: a plant crowds a chair as a lamp does.
   const around = placed.filter((q) => onFloor(q) && q !== table && q.kind !== 'rug').flatMap((q) => imageBox(room, q) ?? []);
+  // Places stepped out from the room's middle: a mirrored photo is offered the mirrored places.
+  const mid = (left + right) / 2;
+  const x0 = mid - 0.1 * Math.floor((mid - left - 0.3) / 0.1);
   let best: { p: Placement; cost: number } | null = null;
   for (let z = 0.8; z < back; z += 0.1) {
-    // Placed symmetrically about the room's middle: a mirrored photo is offered the mirrored places.
-    const mid = (left + right) / 2;
-    for (let x = mid - 0.1 * Math.floor((mid - left - 0.3) / 0.1); x <= right - 0.3; x += 0.1) {
+    for (let x = x0; x <= right - 0.3; x += 0.1) {
       const d = room.camera.toCamera([x, 0, z])[2];
       if (d > tableDepth - nearer) continue;
       const reach = Math.hypot(table.x - x, table.z - z);
