@@ -8,7 +8,7 @@ import { estimateRadiance, radianceCentre, type RoomRadiance } from './light.ts'
 import { colorDist, fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
 import { ShadeGrid } from './shadows.ts';
 import { estimateSun } from './sun.ts';
-import { estimateDepthVanishingPoint, estimateFocal, estimateVerticalVanishingPoint, verticalSupport } from './vanishing.ts';
+import { depthVanishingPoints, estimateFocal, estimateVerticalVanishingPoint, verticalSupport, type VanishingPoint } from './vanishing.ts';
 import { clamp, type Vec3 } from './vec.ts';
 
 export type WallId = 'left' | 'right' | 'back';
@@ -134,6 +134,8 @@ export const ANALYSIS_LONG_SIDE = 640;
 const EYE_HEIGHT = 1.5;
 const DEFAULT_FOCAL = 0.62;
 
+const lum = (v: Vec3): number => 0.299 * v[0] + 0.587 * v[1] + 0.114 * v[2];
+
 export function toPlanes(img: RgbImage, sigma: number): { gray: Plane; color: ColorPlanes } {
   const n = img.width * img.height;
   const r = new Float32Array(n);
@@ -174,11 +176,10 @@ const MAX_FOCAL_LEVER = 1 / Math.tan((4 * Math.PI) / 180) ** 2;
  * (principal point at the image centre, horizon through D, slanted as V says). The verticals
  * pick the one whose V they agree with best, the simpler one on near ties.
  */
-export function estimateCamera(segments: Segment[], width: number, height: number): { camera: Camera; fromVp: boolean } {
+export function estimateCamera(segments: Segment[], width: number, height: number, vp: VanishingPoint | null): { camera: Camera; fromVp: boolean } {
   const long = Math.max(width, height);
   const cx = width / 2;
   const defaultFocal = DEFAULT_FOCAL * long;
-  const vp = estimateDepthVanishingPoint(segments, width, height);
   if (vp === null || vp.support <= 0.4 * long) {
     const camera = new Camera({ width, height, focal: defaultFocal, cx, cy: 0.47 * height, yaw: 0, pitch: 0, roll: 0, eyeHeight: EYE_HEIGHT });
     return { camera, fromVp: false };
@@ -245,6 +246,10 @@ const DARK_DOORWAY = 0.72;
 const DOOR_TOP = 2.05;
 /** Colour distance from the wall beside it that makes a sample inside a frame glass, not wall. */
 const WINDOW_CONTRAST = 0.06;
+/** The widest gap between two bright runs, in bins, that is a window's mullion. */
+const MULLION_BINS = 3;
+/** A door jamb this far inside a framed window's sides rules the window out (a frame's own width). */
+const JAMB_CLEARANCE = 0.1;
 
 /**
  * Walks each wall in 10 cm bins, sampling a vertical strip of the photo from skirting height to
@@ -258,7 +263,6 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
   const walls: Wall[] = [];
   const openings: Opening[] = [];
   const tmp: Vec3 = [0, 0, 0];
-  const lum = (v: Vec3) => 0.299 * v[0] + 0.587 * v[1] + 0.114 * v[2];
   for (const id of ['left', 'right', 'back'] as WallId[]) {
     const [a0, a1] = wallRange(box, id);
     const top = Math.min(box.ceiling - 0.15, 2.5);
@@ -294,12 +298,20 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
       windowBins.push(hi - lo >= 0.5 ? { lo, hi } : null);
     }
     const blocked: Array<[number, number]> = [];
-    // Mullions split a window into runs a bin or two apart: join them.
+    // Mullions split a window into runs: join them. A mullion of 20 cm covers two or three
+    // bins depending on where the bins fall, so a mirrored photo would split where the original
+    // joined with fewer.
     const bright = windowBins.map((w) => w !== null);
     for (let i = 1; i < bright.length - 1; i++) {
-      if (bright[i]) continue;
-      const next = bright[i + 1] ? i + 1 : bright[i + 2] ? i + 2 : -1;
-      if (bright[i - 1] && next > 0) for (let k = i; k < next; k++) bright[k] = true;
+      if (bright[i] || !bright[i - 1]) continue;
+      let next = -1;
+      for (let k = i + 1; k <= i + MULLION_BINS && k < bright.length; k++) {
+        if (bright[k]) {
+          next = k;
+          break;
+        }
+      }
+      if (next > 0) for (let k = i; k < next; k++) bright[k] = true;
     }
     runs(bright, (i0, i1) => {
       if (i1 - i0 + 1 < 3) return;
@@ -351,14 +363,14 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
       },
     );
     const uprights = wallUprights(cam, box, id, segments);
-    for (const w of framedWindows(cam, box, id, uprights, c, color)) {
+    // Door frames: long vertical segments standing on this wall's base. Two of them a door's
+    // width apart are a doorway even when the door is the wall's colour.
+    const frames = frameLines(cam, box, uprights);
+    for (const w of framedWindows(cam, box, id, uprights, frames, c, color)) {
       if (openings.some((o) => o.wall === id && o.from < w.to && o.to > w.from)) continue;
       openings.push({ wall: id, ...w });
       blocked.push([w.from, w.to]);
     }
-    // Door frames: long vertical segments standing on this wall's base. Two of them a door's
-    // width apart are a doorway even when the door is the wall's colour.
-    const frames = frameLines(cam, box, uprights);
     for (const a of frames) blocked.push([a - 0.06, a + 0.06]);
     for (let i = 0; i + 1 < frames.length; i++) {
       const a = frames[i]!;
@@ -432,10 +444,19 @@ function frameLines(cam: Camera, box: RoomBox, uprights: Upright[]): number[] {
  * above the floor, their sills and heads level with each other, frame one when what lies
  * between them is not the wall: beside each is plain wall, much of the inside differs from the
  * wall just outside at the same height, and no stretch of plain wall wider than a glazing bar
- * splits it.
+ * splits it. No doorway's jamb (`frames`, standing on the floor) stands inside it: an open door
+ * leaf and the room beyond differ from the wall as much as a view does.
  */
-function framedWindows(cam: Camera, box: RoomBox, wall: WallId, uprights: Upright[], c: ColorPlanes, wallColor: Vec3): Array<Omit<Opening, 'wall'>> {
-  const frames = uprights.filter((s) => s.bottom > 0.25 && s.bottom < 1.4 && s.top > 1.5 && s.top < box.ceiling + 0.05 && s.top - s.bottom > 0.6);
+function framedWindows(
+  cam: Camera,
+  box: RoomBox,
+  wall: WallId,
+  uprights: Upright[],
+  frames: number[],
+  c: ColorPlanes,
+  wallColor: Vec3,
+): Array<Omit<Opening, 'wall'>> {
+  const sides = uprights.filter((s) => s.bottom > 0.25 && s.bottom < 1.4 && s.top > 1.5 && s.top < box.ceiling + 0.05 && s.top - s.bottom > 0.6);
   const found: Array<Omit<Opening, 'wall'>> = [];
   const tmp: Vec3 = [0, 0, 0];
   const at = (a: number, y: number): Vec3 | null => {
@@ -482,10 +503,10 @@ function framedWindows(cam: Camera, box: RoomBox, wall: WallId, uprights: Uprigh
   };
   // Widest first, so a window's outer frame wins over its glazing bars.
   const pairs: Array<[Upright, Upright]> = [];
-  for (let i = 0; i < frames.length; i++) {
-    for (let j = i + 1; j < frames.length; j++) {
-      const p = frames[i]!;
-      const q = frames[j]!;
+  for (let i = 0; i < sides.length; i++) {
+    for (let j = i + 1; j < sides.length; j++) {
+      const p = sides[i]!;
+      const q = sides[j]!;
       const width = q.along - p.along;
       if (width >= 0.45 && width <= 3.2 && Math.abs(p.bottom - q.bottom) < 0.3 && Math.abs(p.top - q.top) < 0.3) pairs.push([p, q]);
     }
@@ -493,6 +514,7 @@ function framedWindows(cam: Camera, box: RoomBox, wall: WallId, uprights: Uprigh
   pairs.sort((x, y) => y[1].along - y[0].along - (x[1].along - x[0].along));
   for (const [p, q] of pairs) {
     if (found.some((o) => o.from < q.along && o.to > p.along)) continue;
+    if (frames.some((a) => a > p.along + JAMB_CLEARANCE && a < q.along - JAMB_CLEARANCE)) continue;
     const bottom = Math.max(p.bottom, q.bottom);
     const top = Math.min(p.top, q.top);
     if (!framed(p.along, q.along, bottom, top)) continue;
@@ -534,10 +556,10 @@ function eyeHeightFromDoors(cam: Camera, box: RoomBox, openings: Opening[], segm
  */
 function estimateGloss(cam: Camera, box: RoomBox, openings: Opening[], c: ColorPlanes): number {
   const tmp: Vec3 = [0, 0, 0];
-  const lum = (p: Vec3): number | null => {
+  const lumAt = (p: Vec3): number | null => {
     const q = cam.project(p);
     if (q.depth < 0.3 || !sampleColor(c, q.u, q.v, tmp)) return null;
-    return 0.299 * tmp[0] + 0.587 * tmp[1] + 0.114 * tmp[2];
+    return lum(tmp);
   };
   const at = (o: Opening, a: number, y: number, inset: number): Vec3 => wallPoint(box, o.wall, a, y, inset);
   let gloss = 0;
@@ -551,9 +573,9 @@ function estimateGloss(cam: Camera, box: RoomBox, openings: Opening[], c: ColorP
     for (let y = o.bottom + 0.1; y < o.top - 0.05; y += 0.1) {
       for (const a of [mid - width * 0.25, mid, mid + width * 0.25]) {
         // The mirror image of (a, y) on the floor is the floor point seen towards (a, -y).
-        const lo = lum(at(o, a, y, 0.01));
-        const lm = lum(at(o, a, -y, 0.01));
-        const lb = lum(at(o, a + (a < mid ? -1 : 1) * width, -y, 0.01));
+        const lo = lumAt(at(o, a, y, 0.01));
+        const lm = lumAt(at(o, a, -y, 0.01));
+        const lb = lumAt(at(o, a + (a < mid ? -1 : 1) * width, -y, 0.01));
         if (lo === null || lm === null || lb === null) continue;
         open += lo;
         mirrored += lm;
@@ -598,6 +620,32 @@ function runs(flags: boolean[], emit: (i0: number, i1: number) => void): void {
   }
 }
 
+/** How many rival depth vanishing points are tried, and the share of the best's support each needs. */
+const RIVAL_VPS = 3;
+const RIVAL_SHARE = 0.5;
+/** A rival's room box must explain the photo this much better than the best supported one's. */
+const RIVAL_MARGIN = 1.25;
+
+/**
+ * The camera and room box together. Lines alone can mistake another family of parallels for
+ * the room's depth (tile grout laid on the diagonal outnumbers the wall lines in a washed-out
+ * photo); the room box each camera implies tells them apart, since only the true camera puts
+ * its floor lines on the photo's floor-wall boundaries.
+ */
+function cameraAndBox(segments: Segment[], color: ColorPlanes, width: number, height: number): { camera: Camera; fromVp: boolean; box: RoomBox } {
+  const vps = depthVanishingPoints(segments, width, height, RIVAL_VPS, RIVAL_SHARE);
+  const first = estimateCamera(segments, width, height, vps[0] ?? null);
+  let best = { ...first, box: fitRoomBox(first.camera, color) };
+  if (!first.fromVp) return best;
+  for (const vp of vps.slice(1)) {
+    const rival = estimateCamera(segments, width, height, vp);
+    if (!rival.fromVp) continue;
+    const box = fitRoomBox(rival.camera, color);
+    if (!box.fallback && box.score > RIVAL_MARGIN * Math.max(best.box.score, 0)) best = { ...rival, box };
+  }
+  return best;
+}
+
 /** Room understanding on an image already reduced to ANALYSIS_LONG_SIDE. */
 export function analyseRoom(img: RgbImage): RoomModel {
   const long = Math.max(img.width, img.height);
@@ -605,10 +653,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const smooth = blurPlane(gray, 1);
   const grad = gradient(smooth);
   const segments = detectSegments(smooth, grad, { threshold: 0.008, minLength: Math.round(0.03 * long) });
-  const first = estimateCamera(segments, img.width, img.height);
-  const fromVp = first.fromVp;
-  let camera = first.camera;
-  let box = fitRoomBox(camera, color);
+  let { camera, fromVp, box } = cameraAndBox(segments, color, img.width, img.height);
   let { walls, openings } = analyseWalls(camera, box, color, segments);
   // The eye height is assumed until a doorway measures it; then the room is fitted again at
   // that scale, so furniture is drawn at its true size beside the room's doors.

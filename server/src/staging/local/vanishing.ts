@@ -41,15 +41,19 @@ function intersect(a: Segment, b: Segment): [number, number] | null {
 }
 
 /**
- * The vanishing point of the room's depth axis: the intersection of oblique segments that the
- * most segment length agrees with. Candidates come from pairs of the longest segments
- * (exhaustive, hence deterministic), and the winner is refined by least squares on its inliers.
+ * Candidates for the vanishing point of the room's depth axis, best first: intersections of
+ * oblique segments ranked by the segment length that agrees with them. Candidates come from
+ * pairs of the longest segments (exhaustive, hence deterministic); each is refined by least
+ * squares on its inliers. Later candidates point at least MIN_SEPARATION away from every earlier
+ * one (as rays of a camera of focal `long`), and carry at least `minShare` of the best's support.
+ * More than one matters where another family of lines (tiles laid on the diagonal, a lateral
+ * wall seen head-on) rivals the room's depth lines: the room box then decides.
  */
-export function estimateDepthVanishingPoint(segments: Segment[], width: number, height: number): VanishingPoint | null {
+export function depthVanishingPoints(segments: Segment[], width: number, height: number, max = 1, minShare = 0.5): VanishingPoint[] {
   const oblique = segments.filter(isOblique).sort((a, b) => b.length - a.length || a.x1 - b.x1);
   const top = oblique.slice(0, 60);
   const tol = 1.5 * DEG;
-  let best: VanishingPoint | null = null;
+  const found: VanishingPoint[] = [];
   for (let i = 0; i < top.length; i++) {
     for (let j = i + 1; j < top.length; j++) {
       const a = top[i]!;
@@ -61,11 +65,41 @@ export function estimateDepthVanishingPoint(segments: Segment[], width: number, 
       if (x < -0.5 * width || x > 1.5 * width || y < 0.15 * height || y > 0.85 * height) continue;
       let support = 0;
       for (const s of oblique) support += s.length * agreement(s, x, y, tol);
-      if (!best || support > best.support) best = { x, y, support };
+      found.push({ x, y, support });
     }
   }
-  if (!best) return null;
-  // Least-squares refinement: minimise the distances of the point to the inlier lines.
+  // Stable sort: equal supports keep the pair order, as the single best search did.
+  found.sort((p, q) => q.support - p.support);
+  const long = Math.max(width, height);
+  const ray = (p: { x: number; y: number }): [number, number, number] => {
+    const v: [number, number, number] = [p.x - width / 2, p.y - height / 2, long];
+    const n = Math.hypot(v[0], v[1], v[2]);
+    return [v[0] / n, v[1] / n, v[2] / n];
+  };
+  const distinct = (p: { x: number; y: number }, chosen: VanishingPoint[]) => {
+    const r = ray(p);
+    return chosen.every((c) => {
+      const q = ray(c);
+      return r[0] * q[0] + r[1] * q[1] + r[2] * q[2] < Math.cos(MIN_SEPARATION);
+    });
+  };
+  const out: VanishingPoint[] = [];
+  for (const cand of found) {
+    if (out.length >= max) break;
+    const first = out[0];
+    if (first && cand.support < minShare * first.support) break;
+    if (!distinct(cand, out)) continue;
+    const refined = refine(oblique, cand, tol, long);
+    if (distinct(refined, out)) out.push(refined);
+  }
+  return out;
+}
+
+/** Rival depth vanishing points must point this far apart to count as different rooms. */
+const MIN_SEPARATION = 6 * DEG;
+
+/** Least-squares refinement: the point nearest the inlier lines, kept if it stays close. */
+function refine(oblique: Segment[], best: VanishingPoint, tol: number, long: number): VanishingPoint {
   let a11 = 0;
   let a12 = 0;
   let a22 = 0;
@@ -87,13 +121,18 @@ export function estimateDepthVanishingPoint(segments: Segment[], width: number, 
   if (det > 1e-6) {
     const x = (a22 * b1 - a12 * b2) / det;
     const y = (a11 * b2 - a12 * b1) / det;
-    if (Math.hypot(x - best.x, y - best.y) < 0.1 * Math.max(width, height)) {
+    if (Math.hypot(x - best.x, y - best.y) < 0.1 * long) {
       let support = 0;
       for (const s of oblique) support += s.length * agreement(s, x, y, tol);
-      best = { x, y, support };
+      return { x, y, support };
     }
   }
   return best;
+}
+
+/** The best supported depth vanishing point (see depthVanishingPoints). */
+export function estimateDepthVanishingPoint(segments: Segment[], width: number, height: number): VanishingPoint | null {
+  return depthVanishingPoints(segments, width, height)[0] ?? null;
 }
 
 /**
