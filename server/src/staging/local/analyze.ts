@@ -653,7 +653,9 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const smooth = blurPlane(gray, 1);
   const grad = gradient(smooth);
   const segments = detectSegments(smooth, grad, { threshold: 0.008, minLength: Math.round(0.03 * long) });
-  let { camera, fromVp, box } = cameraAndBox(segments, color, img.width, img.height);
+  const first = cameraAndBox(segments, color, img.width, img.height);
+  const fromVp = first.fromVp;
+  let { camera, box } = first;
   let { walls, openings } = analyseWalls(camera, box, color, segments);
   // The eye height is assumed until a doorway measures it; then the room is fitted again at
   // that scale, so furniture is drawn at its true size beside the room's doors.
