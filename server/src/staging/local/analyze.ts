@@ -646,14 +646,57 @@ function cameraAndBox(segments: Segment[], color: ColorPlanes, width: number, he
   return best;
 }
 
+/** The photo's straight lines, and the gradient they were found on. */
+function lineSegments(gray: Plane): { segments: Segment[]; grad: Gradient } {
+  const smooth = blurPlane(gray, 1);
+  const grad = gradient(smooth);
+  const long = Math.max(gray.width, gray.height);
+  return { segments: detectSegments(smooth, grad, { threshold: 0.008, minLength: Math.round(0.03 * long) }), grad };
+}
+
+/** Below this box score per pixel of the long side the room's lines are in doubt (the fixtures score 0.055-0.11). */
+const DOUBTFUL_FIT = 0.045;
+/** A doubtful photo is stretched so its grey's 1st to 99th percentiles span this much, at most 4 times. */
+const STRETCHED_SPAN = 0.8;
+
+/**
+ * A washed-out photo (haze, a white room, a phone's flat rendering) stretched to STRETCHED_SPAN,
+ * so the line detector's fixed threshold finds its walls' weak edges and the box fit's noise
+ * floor does not swallow them; null when the photo already spans that much.
+ */
+function stretched(gray: Plane, color: ColorPlanes): { gray: Plane; color: ColorPlanes } | null {
+  const sorted = Float32Array.from(gray.data).sort();
+  const lo = sorted[Math.floor(0.01 * (sorted.length - 1))] ?? 0;
+  const hi = sorted[Math.floor(0.99 * (sorted.length - 1))] ?? 1;
+  const gain = Math.min(4, STRETCHED_SPAN / Math.max(1e-3, hi - lo));
+  if (gain < 1.25) return null;
+  const stretch = (p: Float32Array) => p.map((v) => (v - lo) * gain);
+  return {
+    gray: { width: gray.width, height: gray.height, data: stretch(gray.data) },
+    color: { width: color.width, height: color.height, r: stretch(color.r), g: stretch(color.g), b: stretch(color.b) },
+  };
+}
+
 /** Room understanding on an image already reduced to ANALYSIS_LONG_SIDE. */
 export function analyseRoom(img: RgbImage): RoomModel {
   const long = Math.max(img.width, img.height);
   const { gray, color } = toPlanes(img, 1.2);
-  const smooth = blurPlane(gray, 1);
-  const grad = gradient(smooth);
-  const segments = detectSegments(smooth, grad, { threshold: 0.008, minLength: Math.round(0.03 * long) });
-  const first = cameraAndBox(segments, color, img.width, img.height);
+  const { grad, ...lines } = lineSegments(gray);
+  let segments = lines.segments;
+  let first = cameraAndBox(segments, color, img.width, img.height);
+  // Where the room's lines are in doubt they are sought again on the photo stretched, and both
+  // cameras' room boxes are fitted on the stretched colours. The stretched photo's lines are the
+  // fuller evidence, so its camera is kept unless the first one explains the room better.
+  const flat = first.box.score < DOUBTFUL_FIT * long ? stretched(gray, color) : null;
+  if (flat) {
+    const again = lineSegments(flat.gray).segments;
+    const alt = cameraAndBox(again, flat.color, img.width, img.height);
+    const mine = fitRoomBox(first.camera, flat.color);
+    if (alt.fromVp && !alt.box.fallback && alt.box.score > mine.score) {
+      first = alt;
+      segments = again;
+    }
+  }
   const fromVp = first.fromVp;
   let { camera, box } = first;
   let { walls, openings } = analyseWalls(camera, box, color, segments);
