@@ -659,7 +659,7 @@ const CLOSING_DISTANCE = 1.45;
  */
 export function withForegroundChair(room: RoomModel, placed: Placement[], style: StyleDef): Placement[] {
   const table = placed.find((p) => p.kind === 'coffeeTable') ?? placed.find((p) => p.kind === 'sofa');
-  if (!table || style.omit.includes('armchair')) return placed;
+  if (!table) return placed;
   const depth = (x: number, z: number) => room.camera.toCamera([x, 0, z])[2];
   const tableDepth = depth(table.x, table.z);
   // Seats and cabinets fill a foreground; a side table or a plant does not.
@@ -674,7 +674,10 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
     return [square, yaw + Math.atan2(Math.sin(square - yaw), Math.cos(square - yaw)) / 2];
   };
   // Beside the table, no farther from the camera than it, where the wider groups leave no place well before it.
-  const chair = closing('armchair', () => []) ?? closing('slingChair', turns) ?? closing('slingChair', turns, 0);
+  // A style without stuffed armchairs (minimalist) still closes its group, with the open chair alone.
+  const armchair = style.omit.includes('armchair') ? null : closing('armchair', () => []);
+  const sling = () => (style.omit.includes('slingChair') ? null : (closing('slingChair', turns) ?? closing('slingChair', turns, 0)));
+  const chair = armchair ?? sling();
   return chair ? [...placed, chair] : placed;
 }
 
