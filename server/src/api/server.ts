@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   if (worker) {
     container.jobs.onQueued(() => worker.wake());
     worker.start();
+    void container.engine.warm?.();
   }
 
   const url = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;

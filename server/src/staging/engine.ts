@@ -50,6 +50,11 @@ export interface StagingEngine {
    */
   readonly chargesPerImage?: boolean;
   stage(input: StageInput): Promise<StageOutput>;
+  /**
+   * Readies what the first staging would otherwise wait for (the local engine's threads), when a
+   * worker starts; resolves when done or when it cannot, never rejects.
+   */
+  warm?(): Promise<void>;
 }
 
 /** The uploaded bytes are not a decodable image, or it lies outside IMAGE_LIMITS. */

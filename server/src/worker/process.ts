@@ -31,6 +31,7 @@ export async function runWorkerProcess(options: { env?: Record<string, string | 
   const container = await createContainer(config, options.overrides);
   const worker = createWorker(container, { logger });
   worker.start();
+  void container.engine.warm?.();
   const parts = describeParts(container)
     .filter(([role]) => role === 'database' || role === 'storage' || role === 'engine')
     .map(([role, part]) => `  ${role.padEnd(10)} ${role === 'engine' ? `${container.engine.name} x${config.WORKER_CONCURRENCY}` : part}`)

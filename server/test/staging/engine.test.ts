@@ -72,6 +72,17 @@ describe('local staging engine', () => {
     await broken.close();
   });
 
+  it('warms up before its first job, or tries to: a warmed engine stages as before, and one whose worker cannot start still stages here', { timeout: 90_000 }, async () => {
+    const job = { image: small, contentType: 'image/jpeg', style: 'modern', roomType: 'living_room', signal: new AbortController().signal } as const;
+    const warmed = new ThreadedLocalEngine();
+    const broken = new ThreadedLocalEngine(new URL('./no-such-worker-entry.ts', import.meta.url));
+    await expect(Promise.all([warmed.warm(), warmed.warm(), broken.warm()])).resolves.toBeDefined();
+    const [a, b, c] = await Promise.all([warmed.stage(job), broken.stage(job), inThread.stage(job)]);
+    expect(Buffer.compare(a.image, c.image)).toBe(0);
+    expect(Buffer.compare(b.image, c.image)).toBe(0);
+    await Promise.all([warmed.close(), broken.close()]);
+  });
+
   it('stages a landscape photo: a JPEG of the same size, byte-identical when repeated', async () => {
     const a = await stage(landscape);
     const b = await stage(landscape);

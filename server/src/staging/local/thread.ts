@@ -63,6 +63,17 @@ export class ThreadedLocalEngine implements StagingEngine {
     return asOutput(jpegs);
   }
 
+  /**
+   * Starts the worker (which starts its render helper) before any job: the first staging after
+   * a start would otherwise spend about a second booting them. An idle worker does not keep the
+   * process alive.
+   */
+  async warm(): Promise<void> {
+    if (this.threadsUnavailable || this.ready) return;
+    await this.startWorker();
+    if (!this.running && this.queue.length === 0) this.worker?.unref();
+  }
+
   /** Stops the worker; pending jobs are rejected. */
   async close(): Promise<void> {
     const jobs = [...this.queue, ...(this.running ? [this.running] : [])];

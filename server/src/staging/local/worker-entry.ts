@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { defaultHelper } from './helper.ts';
 import { transferableCopy } from './image.ts';
 import { stageToJpegs } from './pipeline.ts';
 import { failureOf, type WorkerReply, type WorkerRequest } from './thread.ts';
@@ -19,4 +20,6 @@ port.on('message', (job: WorkerRequest) => {
     },
   );
 });
+// The render helper boots beside this thread rather than with the first job.
+void defaultHelper()?.ready();
 port.postMessage({ ready: true });
