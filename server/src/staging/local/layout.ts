@@ -635,6 +635,13 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
 /** What a foreground chair turned fully away from the camera costs, as metres off its ideal distance. */
 const BACK_VIEW_COST = 1.5;
 
+/**
+ * How far a foreground chair may turn its back to the camera (the facing measure in closingChair:
+ * 1 its front, 0 its side, -1 its back). A stuffed armchair's back is a blank upholstered block
+ * before the group, so it shows at least its side; an open sling chair shows its frame either way.
+ */
+const MIN_FACING: Partial<Record<PieceKind, number>> = { armchair: -0.1 };
+
 /** What a foreground chair cut by a side of the frame costs, per share of its width cut off, as metres off its ideal distance. */
 const CUT_COST = 8;
 
@@ -716,8 +723,8 @@ function closingChair(
       for (const yaw of [toTable, ...alternatives(toTable)]) {
         // How squarely it faces the camera (1) or turns its back (-1).
         const facing = (Math.sin(yaw) * -x + Math.cos(yaw) * -z) / Math.hypot(x, z);
-        // Turned to the table from beside it, so the camera sees its side: from in front of the table it shows its back, a blank block.
-        if (facing < -0.5) continue;
+        // Turned to the table from beside it, so the camera sees its side: from in front of the table it shows its back.
+        if (facing < (MIN_FACING[kind] ?? -0.5)) continue;
         // Of the places left, one showing its front or side beats one showing more of its back; one turned to the table beats one turned aside.
         const cost = Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0) + BACK_VIEW_COST * Math.max(0, -facing) + (yaw === toTable ? 0 : 0.3);
         if (best && cost >= best.cost) continue;
