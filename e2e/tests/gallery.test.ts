@@ -168,6 +168,12 @@ describe.skipIf(!hasBrowser())('the gallery', () => {
 
   it('keeps the page number in the address, so reload and Back stay on it', { timeout: 240_000 }, async () => {
     await signIn(page, { name: 'Lina Bo Bardi' });
+    // Fifty credits first, through the PayPal simulator: 21 jobs are then made at once, where
+    // three free credits had to wait for each failed job's refund (a minute of the run).
+    await page.goto('/checkout/89');
+    await page.getByRole('button', { name: 'Pay $89.00 with the PayPal simulator' }).click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Payment Successful!').waitFor();
     await createJobs(page, landscape, 21, { fail: true });
     // The seeding's 402 answers (waiting for refunds) are not the gallery's.
     errors.length = 0;
