@@ -687,7 +687,9 @@ export function analyseRoom(img: RgbImage): RoomModel {
   // Where the room's lines are in doubt they are sought again on the photo stretched, and both
   // cameras' room boxes are fitted on the stretched colours. The stretched photo's lines are the
   // fuller evidence, so its camera is kept unless the first one explains the room better.
-  const flat = first.box.score < DOUBTFUL_FIT * long ? stretched(gray, color) : null;
+  // Only a photo already seen in perspective: stretched, a close-up of floorboards shows
+  // converging lines too, and would pass for a room.
+  const flat = first.fromVp && first.box.score < DOUBTFUL_FIT * long ? stretched(gray, color) : null;
   if (flat) {
     const again = lineSegments(flat.gray).segments;
     const alt = cameraAndBox(again, flat.color, img.width, img.height);
