@@ -38,11 +38,39 @@ for (const demo of demos) {
   await writeFile(asset(demo.output), await stage(demo.source, demo.style, demo.roomType));
 }
 
-// Style cards: one room in every style, cropped to the card's 4:3 around where the engine puts
-// the living-room group in this photo (the plain left wall), so the furniture fills the card.
-const CARD_CROP = { left: 280, top: 360, width: 1280, height: 960 };
+// Style cards: one room in every style, cropped to the card's 4:3 around the furniture the
+// engine added (found where the staged photo differs from the empty one, in the rows of the
+// living-room group), at least 1280 px wide, so each style's whole group fills its card.
+const BAND = { top: 360, height: 960 };
+const MIN_CARD_WIDTH = 1280;
+
+/** The columns, 2nd to 98th percentile, where `staged` differs from `before` in BAND's rows (both the same size). */
+async function furnitureColumns(before: Buffer, staged: Buffer): Promise<{ from: number; to: number; width: number; height: number }> {
+  const a = await sharp(before).raw().toBuffer({ resolveWithObject: true });
+  const b = await sharp(staged).raw().toBuffer();
+  const { width, height, channels } = a.info;
+  const columns: number[] = [];
+  for (let y = BAND.top; y < BAND.top + BAND.height; y += 4) {
+    for (let x = 0; x < width; x += 4) {
+      const i = (y * width + x) * channels;
+      const d = Math.abs(a.data[i]! - b[i]!) + Math.abs(a.data[i + 1]! - b[i + 1]!) + Math.abs(a.data[i + 2]! - b[i + 2]!);
+      if (d > 60) columns.push(x);
+    }
+  }
+  columns.sort((p, q) => p - q);
+  const at = (q: number) => columns[Math.floor(q * (columns.length - 1))] ?? width / 2;
+  return { from: at(0.02), to: at(0.98), width, height };
+}
+
+const cardBefore = await readFile(asset('dining-before'));
 for (const style of STYLES) {
   const staged = await stage('dining-before', style, 'living_room');
-  const card = await sharp(staged).extract(CARD_CROP).resize({ width: 800, height: 600 }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
+  const { from, to, width, height } = await furnitureColumns(cardBefore, staged);
+  const cardWidth = Math.round(Math.min(width, (height * 4) / 3, Math.max(MIN_CARD_WIDTH, to - from + 160)));
+  const cardHeight = Math.round((cardWidth * 3) / 4);
+  const clampTo = (v: number, hi: number) => Math.round(Math.min(hi, Math.max(0, v)));
+  const left = clampTo((from + to) / 2 - cardWidth / 2, width - cardWidth);
+  const top = clampTo(BAND.top + BAND.height / 2 - cardHeight / 2, height - cardHeight);
+  const card = await sharp(staged).extract({ left, top, width: cardWidth, height: cardHeight }).resize({ width: 800, height: 600 }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
   await writeFile(asset(`style-${style}`), card);
 }
