@@ -76,7 +76,11 @@ describe('local staging engine', () => {
     const job = { image: small, contentType: 'image/jpeg', style: 'modern', roomType: 'living_room', signal: new AbortController().signal } as const;
     const warmed = new ThreadedLocalEngine();
     const broken = new ThreadedLocalEngine(new URL('./no-such-worker-entry.ts', import.meta.url));
-    await expect(Promise.all([warmed.warm(), warmed.warm(), broken.warm()])).resolves.toBeDefined();
+    await Promise.all([warmed.warm(), warmed.warm(), broken.warm()]);
+    // Its thread is up before any job; the broken engine's never came.
+    const thread = (e: ThreadedLocalEngine) => (e as unknown as { worker: unknown }).worker;
+    expect(thread(warmed)).not.toBeNull();
+    expect(thread(broken)).toBeNull();
     const [a, b, c] = await Promise.all([warmed.stage(job), broken.stage(job), inThread.stage(job)]);
     expect(Buffer.compare(a.image, c.image)).toBe(0);
     expect(Buffer.compare(b.image, c.image)).toBe(0);

@@ -9,7 +9,7 @@ import { detectSegments, gradient, blurPlane, type Plane } from '../../src/stagi
 import { footprint, layoutRoom, openingZone, polygonsOverlap, violation } from '../../src/staging/local/layout.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { DEFAULT_SYNTHETIC, renderSyntheticRoom, syntheticCamera, type SyntheticRoom } from '../../src/staging/local/synthetic.ts';
-import { estimateDepthVanishingPoint } from '../../src/staging/local/vanishing.ts';
+import { depthVanishingPoints } from '../../src/staging/local/vanishing.ts';
 import { ROOM_TYPES, STYLES } from '@roomstager/contracts';
 
 /** Dark lines on white converging at (vx, vy), drawn anti-aliased. */
@@ -48,8 +48,8 @@ describe('vanishing point and horizon', () => {
   it('finds the vanishing point of synthetic converging lines within 1% of the image size', () => {
     const plane = blurPlane(convergingLines(640, 480, 350, 210), 1);
     const segments = detectSegments(plane, gradient(plane), { threshold: 0.008, minLength: 19 });
-    const vp = estimateDepthVanishingPoint(segments, 640, 480);
-    expect(vp).not.toBeNull();
+    const vp = depthVanishingPoints(segments, 640, 480)[0];
+    expect(vp).toBeDefined();
     expect(Math.abs(vp!.x - 350)).toBeLessThan(6.4);
     expect(Math.abs(vp!.y - 210)).toBeLessThan(6.4);
   });

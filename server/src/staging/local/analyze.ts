@@ -250,6 +250,8 @@ const WINDOW_CONTRAST = 0.06;
 const MULLION_BINS = 3;
 /** A door jamb this far inside a framed window's sides rules the window out (a frame's own width). */
 const JAMB_CLEARANCE = 0.1;
+/** A framed window's sides start at least this high; a door's jambs start lower. */
+const LOWEST_SILL = 0.25;
 
 /**
  * Walks each wall in 10 cm bins, sampling a vertical strip of the photo from skirting height to
@@ -444,8 +446,8 @@ function frameLines(cam: Camera, box: RoomBox, uprights: Upright[]): number[] {
  * above the floor, their sills and heads level with each other, frame one when what lies
  * between them is not the wall: beside each is plain wall, much of the inside differs from the
  * wall just outside at the same height, and no stretch of plain wall wider than a glazing bar
- * splits it. No doorway's jamb (`frames`, standing on the floor) stands inside it: an open door
- * leaf and the room beyond differ from the wall as much as a view does.
+ * splits it. No doorway's jamb (one of `frames` starting below any sill) stands inside it: an open
+ * door leaf and the room beyond differ from the wall as much as a view does.
  */
 function framedWindows(
   cam: Camera,
@@ -456,7 +458,9 @@ function framedWindows(
   c: ColorPlanes,
   wallColor: Vec3,
 ): Array<Omit<Opening, 'wall'>> {
-  const sides = uprights.filter((s) => s.bottom > 0.25 && s.bottom < 1.4 && s.top > 1.5 && s.top < box.ceiling + 0.05 && s.top - s.bottom > 0.6);
+  const sides = uprights.filter((s) => s.bottom > LOWEST_SILL && s.bottom < 1.4 && s.top > 1.5 && s.top < box.ceiling + 0.05 && s.top - s.bottom > 0.6);
+  // Door jambs: frames standing lower than any sill, so a low window's own glazing bars are none.
+  const jambs = uprights.filter((s) => s.bottom < LOWEST_SILL && frames.some((a) => Math.abs(a - s.along) < 0.12)).map((s) => s.along);
   const found: Array<Omit<Opening, 'wall'>> = [];
   const tmp: Vec3 = [0, 0, 0];
   const at = (a: number, y: number): Vec3 | null => {
@@ -514,7 +518,7 @@ function framedWindows(
   pairs.sort((x, y) => y[1].along - y[0].along - (x[1].along - x[0].along));
   for (const [p, q] of pairs) {
     if (found.some((o) => o.from < q.along && o.to > p.along)) continue;
-    if (frames.some((a) => a > p.along + JAMB_CLEARANCE && a < q.along - JAMB_CLEARANCE)) continue;
+    if (jambs.some((a) => a > p.along + JAMB_CLEARANCE && a < q.along - JAMB_CLEARANCE)) continue;
     const bottom = Math.max(p.bottom, q.bottom);
     const top = Math.min(p.top, q.top);
     if (!framed(p.along, q.along, bottom, top)) continue;
@@ -669,7 +673,7 @@ function stretched(gray: Plane, color: ColorPlanes): { gray: Plane; color: Color
   const lo = sorted[Math.floor(0.01 * (sorted.length - 1))] ?? 0;
   const hi = sorted[Math.floor(0.99 * (sorted.length - 1))] ?? 1;
   const gain = Math.min(4, STRETCHED_SPAN / Math.max(1e-3, hi - lo));
-  if (gain < 1.25) return null;
+  if (!(gain >= 1.25)) return null;
   const stretch = (p: Float32Array) => p.map((v) => (v - lo) * gain);
   return {
     gray: { width: gray.width, height: gray.height, data: stretch(gray.data) },
@@ -689,14 +693,18 @@ export function analyseRoom(img: RgbImage): RoomModel {
   // fuller evidence, so its camera is kept unless the first one explains the room better.
   // Only a photo already seen in perspective: stretched, a close-up of floorboards shows
   // converging lines too, and would pass for a room.
+  // The colours the box was fitted on, for fitting it again at a measured scale: the photo's
+  // own were the ones in doubt. Everything that reads colour as colour keeps the photo's own.
+  let boxColor = color;
   const flat = first.fromVp && first.box.score < DOUBTFUL_FIT * long ? stretched(gray, color) : null;
   if (flat) {
     const again = lineSegments(flat.gray).segments;
     const alt = cameraAndBox(again, flat.color, img.width, img.height);
     const mine = fitRoomBox(first.camera, flat.color);
-    if (alt.fromVp && !alt.box.fallback && alt.box.score > mine.score) {
+    if (alt.fromVp && !alt.box.fallback && alt.box.score >= mine.score) {
       first = alt;
       segments = again;
+      boxColor = flat.color;
     }
   }
   const fromVp = first.fromVp;
@@ -707,7 +715,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const eye = eyeHeightFromDoors(camera, box, openings, segments);
   if (eye !== null) {
     camera = new Camera({ ...camera.p, eyeHeight: eye });
-    box = fitRoomBox(camera, color);
+    box = fitRoomBox(camera, boxColor);
     ({ walls, openings } = analyseWalls(camera, box, color, segments));
   }
   const floorColor = floorReference(color);

@@ -69,7 +69,7 @@ export class ThreadedLocalEngine implements StagingEngine {
    * process alive.
    */
   async warm(): Promise<void> {
-    if (this.threadsUnavailable || this.ready) return;
+    if (this.threadsUnavailable) return;
     await this.startWorker();
     if (!this.running && this.queue.length === 0) this.worker?.unref();
   }
@@ -120,6 +120,8 @@ export class ThreadedLocalEngine implements StagingEngine {
       };
       worker.on('message', onReady);
       worker.once('error', () => resolve(false));
+      // Terminated while booting (closed, or its job aborted): it will never say it is ready.
+      worker.once('exit', () => resolve(false));
     });
     worker.on('message', (msg: WorkerReply | { ready: true }) => {
       if ('ready' in msg) return;

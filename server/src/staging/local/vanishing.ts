@@ -130,11 +130,6 @@ function refine(oblique: Segment[], best: VanishingPoint, tol: number, long: num
   return best;
 }
 
-/** The best supported depth vanishing point (see depthVanishingPoints). */
-export function estimateDepthVanishingPoint(segments: Segment[], width: number, height: number): VanishingPoint | null {
-  return depthVanishingPoints(segments, width, height)[0] ?? null;
-}
-
 /**
  * Focal length from the second (lateral) vanishing point on the horizon: for orthogonal room
  * axes the vanishing points D (depth) and L (lateral) satisfy (D - c).(L - c) = -f^2, c being

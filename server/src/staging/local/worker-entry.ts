@@ -21,5 +21,7 @@ port.on('message', (job: WorkerRequest) => {
   );
 });
 // The render helper boots beside this thread rather than with the first job.
-void defaultHelper()?.ready();
+void defaultHelper()
+  ?.ready()
+  .catch(() => false);
 port.postMessage({ ready: true });
