@@ -44,9 +44,13 @@ for (const demo of demos) {
 const BAND = { top: 360, height: 960 };
 const MIN_CARD_WIDTH = 1280;
 
-/** The columns, 2nd to 98th percentile, where `staged` differs from `before` in BAND's rows (both the same size). */
-async function furnitureColumns(before: Buffer, staged: Buffer): Promise<{ from: number; to: number; width: number; height: number }> {
-  const a = await sharp(before).raw().toBuffer({ resolveWithObject: true });
+/** The empty room the style cards are staged from, decoded once. */
+const cardSource = await readFile(asset('dining-before'));
+const cardBefore = await sharp(cardSource).raw().toBuffer({ resolveWithObject: true });
+
+/** The columns, 2nd to 98th percentile, where `staged` differs from the empty room in BAND's rows. */
+async function furnitureColumns(staged: Buffer): Promise<{ from: number; to: number; width: number; height: number }> {
+  const a = cardBefore;
   const b = await sharp(staged).raw().toBuffer();
   const { width, height, channels } = a.info;
   const columns: number[] = [];
@@ -62,10 +66,9 @@ async function furnitureColumns(before: Buffer, staged: Buffer): Promise<{ from:
   return { from: at(0.02), to: at(0.98), width, height };
 }
 
-const cardBefore = await readFile(asset('dining-before'));
 for (const style of STYLES) {
   const staged = await stage('dining-before', style, 'living_room');
-  const { from, to, width, height } = await furnitureColumns(cardBefore, staged);
+  const { from, to, width, height } = await furnitureColumns(staged);
   const cardWidth = Math.round(Math.min(width, (height * 4) / 3, Math.max(MIN_CARD_WIDTH, to - from + 160)));
   const cardHeight = Math.round((cardWidth * 3) / 4);
   const clampTo = (v: number, hi: number) => Math.round(Math.min(hi, Math.max(0, v)));

@@ -365,14 +365,14 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
       },
     );
     const uprights = wallUprights(cam, box, id, segments);
-    // Door frames: long vertical segments standing on this wall's base. Two of them a door's
-    // width apart are a doorway even when the door is the wall's colour.
-    const frames = frameLines(cam, box, uprights);
-    for (const w of framedWindows(cam, box, id, uprights, frames, c, color)) {
+    for (const w of framedWindows(cam, box, id, uprights, c, color)) {
       if (openings.some((o) => o.wall === id && o.from < w.to && o.to > w.from)) continue;
       openings.push({ wall: id, ...w });
       blocked.push([w.from, w.to]);
     }
+    // Door frames: long vertical segments standing on this wall's base. Two of them a door's
+    // width apart are a doorway even when the door is the wall's colour.
+    const frames = frameLines(cam, box, uprights);
     for (const a of frames) blocked.push([a - 0.06, a + 0.06]);
     for (let i = 0; i + 1 < frames.length; i++) {
       const a = frames[i]!;
@@ -446,21 +446,13 @@ function frameLines(cam: Camera, box: RoomBox, uprights: Upright[]): number[] {
  * above the floor, their sills and heads level with each other, frame one when what lies
  * between them is not the wall: beside each is plain wall, much of the inside differs from the
  * wall just outside at the same height, and no stretch of plain wall wider than a glazing bar
- * splits it. No doorway's jamb (one of `frames` starting below any sill) stands inside it: an open
- * door leaf and the room beyond differ from the wall as much as a view does.
+ * splits it. No doorway's jamb (a `frameLines` upright starting below any sill) stands inside it:
+ * an open door leaf and the room beyond differ from the wall as much as a view does.
  */
-function framedWindows(
-  cam: Camera,
-  box: RoomBox,
-  wall: WallId,
-  uprights: Upright[],
-  frames: number[],
-  c: ColorPlanes,
-  wallColor: Vec3,
-): Array<Omit<Opening, 'wall'>> {
+function framedWindows(cam: Camera, box: RoomBox, wall: WallId, uprights: Upright[], c: ColorPlanes, wallColor: Vec3): Array<Omit<Opening, 'wall'>> {
   const sides = uprights.filter((s) => s.bottom > LOWEST_SILL && s.bottom < 1.4 && s.top > 1.5 && s.top < box.ceiling + 0.05 && s.top - s.bottom > 0.6);
-  // Door jambs: frames standing lower than any sill, so a low window's own glazing bars are none.
-  const jambs = uprights.filter((s) => s.bottom < LOWEST_SILL && frames.some((a) => Math.abs(a - s.along) < 0.12)).map((s) => s.along);
+  // Door jambs: frames starting lower than any sill, so a low window's own glazing bars are none.
+  const jambs = frameLines(cam, box, uprights.filter((s) => s.bottom < LOWEST_SILL));
   const found: Array<Omit<Opening, 'wall'>> = [];
   const tmp: Vec3 = [0, 0, 0];
   const at = (a: number, y: number): Vec3 | null => {
@@ -688,14 +680,14 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const { grad, ...lines } = lineSegments(gray);
   let segments = lines.segments;
   let first = cameraAndBox(segments, color, img.width, img.height);
+  // The colours the box was fitted on, for fitting it again at a measured scale: the photo's
+  // own were the ones in doubt. Everything that reads colour as colour keeps the photo's own.
+  let boxColor = color;
   // Where the room's lines are in doubt they are sought again on the photo stretched, and both
   // cameras' room boxes are fitted on the stretched colours. The stretched photo's lines are the
   // fuller evidence, so its camera is kept unless the first one explains the room better.
   // Only a photo already seen in perspective: stretched, a close-up of floorboards shows
   // converging lines too, and would pass for a room.
-  // The colours the box was fitted on, for fitting it again at a measured scale: the photo's
-  // own were the ones in doubt. Everything that reads colour as colour keeps the photo's own.
-  let boxColor = color;
   const flat = first.fromVp && first.box.score < DOUBTFUL_FIT * long ? stretched(gray, color) : null;
   if (flat) {
     const again = lineSegments(flat.gray).segments;

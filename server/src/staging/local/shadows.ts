@@ -441,6 +441,9 @@ const smooth = (f: Float32Array, nu: number, nv: number) => boxBlur(boxBlur(f, n
 /** How many cells the tent reaches to each side. */
 const TENT_REACH = 2;
 
+/** Whether cell (u, v) of an nu x nv grid lies within TENT_REACH of its edge, where the tent is cut short. */
+const nearGridEdge = (u: number, v: number, nu: number, nv: number) => u < TENT_REACH || v < TENT_REACH || u >= nu - TENT_REACH || v >= nv - TENT_REACH;
+
 /**
  * Cells where `smooth` or `smoothOutside` is cut short, so a chequerboard of half the shadow rays
  * (`receive`) would show: within TENT_REACH of the grid's edge or of a cell a piece touches.
@@ -449,7 +452,7 @@ function nearEdgeOrBase(touch: Uint8Array, nu: number, nv: number): Uint8Array {
   const near = new Uint8Array(nu * nv);
   for (let v = 0; v < nv; v++) {
     for (let u = 0; u < nu; u++) {
-      if (u < TENT_REACH || v < TENT_REACH || u >= nu - TENT_REACH || v >= nv - TENT_REACH) {
+      if (nearGridEdge(u, v, nu, nv)) {
         near[v * nu + u] = 1;
         continue;
       }
@@ -693,8 +696,7 @@ export function wallShadows(c: ShadowCaster): RoomShadows['walls'] {
       for (let iu = 0; iu < nu; iu++) {
         const p = wallPoint(box, id, a0 + (iu + 0.5) * wallCell, (iv + 0.5) * wallCell, 0.005);
         const ambient = wallAmbient(occ, p[0], p[1], p[2], n, steps, dirs, iv * nu + iu);
-        const edge = iu < TENT_REACH || iv < TENT_REACH || iu >= nu - TENT_REACH || iv >= nv - TENT_REACH;
-        factor[iv * nu + iu] = receive(occ, lights, p, n, ambient, iv * nu + iu, edge ? -1 : (iu + iv) & 1);
+        factor[iv * nu + iu] = receive(occ, lights, p, n, ambient, iv * nu + iu, nearGridEdge(iu, iv, nu, nv) ? -1 : (iu + iv) & 1);
       }
     }
     walls[id] = new ShadeGrid(a0, 0, wallCell, nu, nv, smooth(factor, nu, nv));

@@ -71,6 +71,11 @@ export class ThreadedLocalEngine implements StagingEngine {
   async warm(): Promise<void> {
     if (this.threadsUnavailable) return;
     await this.startWorker();
+    this.unrefIfIdle();
+  }
+
+  /** An idle worker must not keep the process alive; a busy one must. */
+  private unrefIfIdle(): void {
     if (!this.running && this.queue.length === 0) this.worker?.unref();
   }
 
@@ -149,8 +154,7 @@ export class ThreadedLocalEngine implements StagingEngine {
   }
 
   private async pump(): Promise<void> {
-    // An idle worker must not keep the process alive; a busy one must.
-    if (!this.running && this.queue.length === 0) this.worker?.unref();
+    this.unrefIfIdle();
     if (this.running || this.queue.length === 0) return;
     const job = this.queue.shift()!;
     this.running = job;
