@@ -28,6 +28,8 @@ const FRAMED = 0.4;
 const FRAME_SEARCH = 4;
 /** Luminance step across a frame edge (over two pixels). */
 const FRAME_STEP = 0.06;
+/** Share of an opening's rows over which the region it was found in may go on past one of its sides. */
+const JOINED = 0.3;
 
 export interface OpeningMeasures {
   /** Worst share of an original opening's drawn pixels covered over, over OPENING_COVERED. */
@@ -69,10 +71,7 @@ export function openingMeasures(change: ChangeMaps, zones: Zones): OpeningMeasur
   const appeared = new Uint8Array(n);
   for (let i = 0; i < n; i++) appeared[i] = litA[i] && !before.data[i] ? 1 : 0;
   let added = 0;
-  for (const c of components(morph(mask(appeared), 2))) {
-    const lit = c.pixels.filter((i) => appeared[i]).length;
-    if (lit >= MIN_OPENING * n && framedSides(change, c) >= FRAMED) added = Math.max(added, lit / (MIN_OPENING * n));
-  }
+  for (const c of components(morph(mask(appeared), 2))) added = Math.max(added, framedOpening(change, c, appeared) / (MIN_OPENING * n));
   return { covered, added };
 }
 
@@ -86,18 +85,69 @@ function plainWallLight(change: ChangeMaps, zones: Zones, inZone: (i: number) =>
   return values[values.length >> 1] ?? 0;
 }
 
-/** Share of a region's rows crossed by a frame edge at its left and right sides (the weaker side). */
-function framedSides(change: ChangeMaps, c: Component): number {
-  const { width } = change;
+/**
+ * The most new daylight pixels in one stretch of columns of a region whose left and right sides
+ * are framed (FRAMED, over the rows the stretch spans) and bound it (the region goes on past
+ * either side over at most JOINED of those rows), and at least MIN_OPENING of the frame; 0 when
+ * there is none. A stretch rather than the whole region: new daylight found beside a bright piece
+ * of furniture (a white sofa, a lit table top) joins it in one region, whose outer sides are the
+ * furniture's, while the pasted window's jambs stand inside. Bounding it: the bars of a window
+ * seen in a mirror frame stretches of the glass, which goes on past them.
+ */
+function framedOpening(change: ChangeMaps, c: Component, appeared: Uint8Array): number {
+  const { width, height } = change;
+  const minLit = MIN_OPENING * width * height;
+  const cols = c.x1 - c.x0 + 1;
+  const top = new Int32Array(cols).fill(height);
+  const bottom = new Int32Array(cols).fill(-1);
+  const litBefore = new Int32Array(cols + 1);
+  const rows = c.y1 - c.y0 + 1;
+  // Per column of the region, how many of its rows (from the region's top) belong to it.
+  const inside = new Int32Array(cols * (rows + 1));
+  for (const i of c.pixels) {
+    const k = (i % width) - c.x0;
+    const y = Math.floor(i / width);
+    top[k] = Math.min(top[k]!, y);
+    bottom[k] = Math.max(bottom[k]!, y);
+    inside[k * (rows + 1) + y - c.y0 + 1] = 1;
+    if (appeared[i]) litBefore[k + 1]!++;
+  }
+  for (let k = 0; k < cols; k++) {
+    litBefore[k + 1]! += litBefore[k]!;
+    for (let y = 1; y <= rows; y++) inside[k * (rows + 1) + y]! += inside[k * (rows + 1) + y - 1]!;
+  }
+  if (litBefore[cols]! < minLit) return 0;
+  // The share of rows y0..y1 in which the region holds column k (0 outside it).
+  const held = (k: number, y0: number, y1: number) =>
+    k < 0 || k >= cols ? 0 : (inside[k * (rows + 1) + y1 - c.y0 + 1]! - inside[k * (rows + 1) + y0 - c.y0]!) / (y1 - y0 + 1);
+  // Per column near the region, how many of its rows (from the region's top) a frame edge crosses.
+  const xa = Math.max(1, c.x0 - FRAME_SEARCH);
+  const xb = Math.min(width - 2, c.x1 + FRAME_SEARCH);
+  const edges = new Int32Array((xb - xa + 1) * (rows + 1));
   const la = (x: number, y: number) => lum(change.registered, y * width + x);
-  const side = (x0: number) => {
+  for (let x = xa; x <= xb; x++) {
+    const at = (x - xa) * (rows + 1);
+    for (let y = c.y0; y <= c.y1; y++) edges[at + y - c.y0 + 1] = edges[at + y - c.y0]! + (Math.abs(la(x + 1, y) - la(x - 1, y)) > FRAME_STEP ? 1 : 0);
+  }
+  const side = (x0: number, y0: number, y1: number) => {
     let best = 0;
-    for (let x = Math.max(1, x0 - FRAME_SEARCH); x <= Math.min(width - 2, x0 + FRAME_SEARCH); x++) {
-      let hits = 0;
-      for (let y = c.y0; y <= c.y1; y++) if (Math.abs(la(x + 1, y) - la(x - 1, y)) > FRAME_STEP) hits++;
-      best = Math.max(best, hits / (c.y1 - c.y0 + 1));
+    for (let x = Math.max(xa, x0 - FRAME_SEARCH); x <= Math.min(xb, x0 + FRAME_SEARCH); x++) {
+      const at = (x - xa) * (rows + 1);
+      best = Math.max(best, edges[at + y1 - c.y0 + 1]! - edges[at + y0 - c.y0]!);
     }
-    return best;
+    return best / (y1 - y0 + 1);
   };
-  return Math.min(side(c.x0), side(c.x1));
+  let most = 0;
+  for (let l = 0; l < cols; l++) {
+    let y0 = height;
+    let y1 = -1;
+    for (let r = l; r < cols; r++) {
+      y0 = Math.min(y0, top[r]!);
+      y1 = Math.max(y1, bottom[r]!);
+      const lit = litBefore[r + 1]! - litBefore[l]!;
+      if (lit < minLit || lit <= most || held(l - 1, y0, y1) > JOINED || held(r + 1, y0, y1) > JOINED) continue;
+      if (Math.min(side(c.x0 + l, y0, y1), side(c.x0 + r, y0, y1)) >= FRAMED) most = lit;
+    }
+  }
+  return most;
 }
