@@ -634,6 +634,8 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
 
 /** What a foreground chair turned fully away from the camera costs, as metres off its ideal distance. */
 const BACK_VIEW_COST = 1.5;
+/** What a foreground chair turned fully to the camera gains, as metres off its ideal distance: a stager shows a chair's front. */
+const FRONT_VIEW_GAIN = 0.4;
 
 /**
  * How far a foreground chair may turn its back to the camera (the facing measure in closingChair:
@@ -673,12 +675,13 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
   const standing = placed.filter((p) => onFloor(p) && p !== table && p.size.w * p.size.d > 0.3);
   if (standing.some((p) => depth(p.x, p.z) < tableDepth - 0.5)) return placed;
   const sofa = placed.find((p) => p.kind === 'sofa');
-  const closing = (kind: PieceKind, alternatives: (yaw: number) => number[], nearer = 0.6) => closingChair(room, placed, table, tableDepth, kind, style, alternatives, nearer);
-  // A sling chair may face the sofa square, or halfway between that and the table.
-  const turns = (yaw: number) => {
+  const closing = (kind: PieceKind, alternatives: Alternatives, nearer = 0.6) => closingChair(room, placed, table, tableDepth, kind, style, alternatives, nearer);
+  // A sling chair may face the sofa square, halfway between that and the table, or halfway between
+  // that and the camera: turned three-quarters to the lens, as a stager poses an open chair.
+  const turns: Alternatives = (yaw, x, z) => {
     if (!sofa) return [];
     const square = sofa.yaw + Math.PI;
-    return [square, yaw + Math.atan2(Math.sin(square - yaw), Math.cos(square - yaw)) / 2];
+    return [square, between(square, yaw), between(square, Math.atan2(-x, -z))];
   };
   // Beside the table, no farther from the camera than it, where the wider groups leave no place well before it.
   // A style without stuffed armchairs (minimalist) still closes its group, with the open chair alone.
@@ -688,10 +691,16 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
   return chair ? [...placed, chair] : placed;
 }
 
+/** The yaws a closing chair at (x, z) may take besides `yaw`, the one turning it to the table. */
+type Alternatives = (yaw: number, x: number, z: number) => number[];
+
+/** The yaw halfway from `a` to `b`, the short way round. */
+const between = (a: number, b: number) => a + Math.atan2(Math.sin(b - a), Math.cos(b - a)) / 2;
+
 /**
  * The best place for a chair closing the group on the camera's side (withForegroundChair), at
  * least `nearer` metres nearer the camera than the table: turned to the table, or to one of
- * `alternatives(yaw)` for the yaw that would be.
+ * `alternatives` for the yaw that would be.
  */
 function closingChair(
   room: RoomModel,
@@ -700,7 +709,7 @@ function closingChair(
   tableDepth: number,
   kind: PieceKind,
   style: StyleDef,
-  alternatives: (yaw: number) => number[],
+  alternatives: Alternatives,
   nearer: number,
 ): Placement | null {
   const size = pieceSize(kind, style);
@@ -720,13 +729,14 @@ function closingChair(
       // Across the group from an armchair already there, not beside it.
       const crowded = placed.some((q) => q.kind === 'armchair' && Math.hypot(q.x - x, q.z - z) < 1.4);
       const toTable = Math.atan2(table.x - x, table.z - z);
-      for (const yaw of [toTable, ...alternatives(toTable)]) {
+      for (const yaw of [toTable, ...alternatives(toTable, x, z)]) {
         // How squarely it faces the camera (1) or turns its back (-1).
         const facing = (Math.sin(yaw) * -x + Math.cos(yaw) * -z) / Math.hypot(x, z);
         // Turned to the table from beside it, so the camera sees its side: from in front of the table it shows its back.
         if (facing < (MIN_FACING[kind] ?? -0.5)) continue;
         // Of the places left, one showing its front or side beats one showing more of its back; one turned to the table beats one turned aside.
-        const cost = Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0) + BACK_VIEW_COST * Math.max(0, -facing) + (yaw === toTable ? 0 : 0.3);
+        const cost =
+          Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0) + BACK_VIEW_COST * Math.max(0, -facing) - FRONT_VIEW_GAIN * Math.max(0, facing) + (yaw === toTable ? 0 : 0.3);
         if (best && cost >= best.cost) continue;
         const p: Placement = { kind, x, z, yaw, size, lift: 0, foreground: true };
         if (violation(room, p, placed)) continue;
