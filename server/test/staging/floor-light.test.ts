@@ -39,7 +39,7 @@ function floorLightOf(paint: (p: Vec3, value: number) => number) {
     }
   }
   const { left, right, back, ceiling } = DEFAULT_SYNTHETIC;
-  const box = { left, right, back, ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+  const box = { left, right, back, ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 }, nearEvidence: { left: 1, right: 1 } };
   return estimateFloorLight(cam, box, toPlanes(img, 1.2).color, [], 0)!;
 }
 

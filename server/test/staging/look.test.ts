@@ -62,7 +62,7 @@ describe("the furniture's light is the photo's own", () => {
 });
 
 describe('daylight across a piece', () => {
-  const box: RoomBox = { left: -2.5, right: 2.5, back: 6, ceiling: 2.6, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+  const box: RoomBox = { left: -2.5, right: 2.5, back: 6, ceiling: 2.6, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 }, nearEvidence: { left: 1, right: 1 } };
   const window = { wall: 'left' as const, kind: 'window' as const, from: 2.4, to: 3.6, bottom: 0.8, top: 2.1, daylight: true };
 
   it('falls off away from the window, bounded, and is even where no window is seen', () => {

@@ -11,7 +11,7 @@ import type { RoomBox } from '../../src/staging/local/roombox.ts';
 import { computeRoomShadows, openingLights } from '../../src/staging/local/shadows.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 
-const box: RoomBox = { left: -2.5, right: 2.5, back: 6, ceiling: 2.6, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+const box: RoomBox = { left: -2.5, right: 2.5, back: 6, ceiling: 2.6, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 }, nearEvidence: { left: 1, right: 1 } };
 const window: Opening = { wall: 'left', kind: 'window', from: 2.4, to: 3.6, bottom: 0.8, top: 2.1, daylight: true };
 const style = STYLE_DEFS.modern;
 const piece = (kind: Placement['kind'], x: number, z: number, yaw = 0): Placement => ({ kind, x, z, yaw, size: pieceSize(kind, style), lift: 0 });

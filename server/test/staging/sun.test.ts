@@ -66,7 +66,7 @@ describe('the sun, from the patches it leaves on the floor', () => {
 
   it('leaves the sun patch dark behind a piece standing in it, and lit beside it', () => {
     // A floor light map of the sun patch alone: 2.5 times the light inside it.
-    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 }, nearEvidence: { left: 1, right: 1 } };
     const cell = 0.05;
     const nx = Math.ceil((box.right - box.left) / cell);
     const nz = Math.ceil(box.back / cell);
@@ -89,7 +89,7 @@ describe('the sun, from the patches it leaves on the floor', () => {
   });
 
   it('fades in over the penumbra a window frame casts, not in one step', () => {
-    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 } };
+    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 }, nearEvidence: { left: 1, right: 1 } };
     const window = { wall: 'back' as const, kind: 'window' as const, ...ROOM.window, daylight: true };
     // Points 0.3 m up, 2.5 m from the back wall, along the sun, whose ray meets the wall `off` metres inside the window's left edge.
     const t = 2.5 / SUN[2];

@@ -220,6 +220,11 @@ function tucked(a: PieceKind, b: PieceKind): boolean {
 /** The share of a piece's outline that hides what is behind it, for an open frame (the rest shows through it). */
 const SEE_THROUGH: Partial<Record<PieceKind, number>> = { slingChair: 0.5 };
 
+/** Near evidence (RoomBox.nearEvidence) under which a side wall's place in the photo's foreground is in doubt. */
+const FAINT_WALL = 0.25;
+/** How far (metres) a chair in the foreground keeps from such a wall, where its legs would otherwise stand in the photo's wall. */
+const UNSURE_WALL = 0.15;
+
 /** Every rule a placement must satisfy; reasons are for tests and debugging. */
 export function violation(room: RoomModel, p: Placement, placed: Placement[]): string | null {
   const { left, right, back } = room.box;
@@ -230,8 +235,10 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   // Worktop pieces stand on the cabinets, which may reach past the box's wall plane.
   const raised = wallPiece || onCounter(p);
   if (!raised) {
+    // Near the camera, a side wall whose floor line the photo barely shows may stand well inside the box's.
+    const off = (side: 'left' | 'right') => (p.foreground && room.box.nearEvidence[side] < FAINT_WALL ? UNSURE_WALL : 0.02);
     for (const [x, z] of fp) {
-      if (x < left + 0.02 || x > right - 0.02 || z > back - 0.02) return 'outside floor';
+      if (x < left + off('left') || x > right - off('right') || z > back - 0.02) return 'outside floor';
       if (z < 0.6) return 'behind camera';
     }
   }

@@ -22,7 +22,17 @@ export interface RoomBox {
   fallback: boolean;
   /** Per wall, how strongly its floor line is seen (0..1): a preference for anchoring furniture. */
   evidence: { left: number; right: number; back: number };
+  /**
+   * Per side wall, how strongly its floor line is seen in the photo's foreground (NEAR_FLOOR), 1
+   * where that stretch is outside the photo: where it is faint, the wall there is not where the
+   * box puts it (a pillar, a wall jutting in near the camera, a camera nearer the wall than the
+   * box's grid allows).
+   */
+  nearEvidence: { left: number; right: number };
 }
+
+/** The stretch of the floor (metres from the camera) where a chair closing the group stands. */
+const NEAR_FLOOR: [number, number] = [0.6, 2.5];
 
 export function sampleColor(c: ColorPlanes, x: number, y: number, out: Vec3): boolean {
   if (x < 0 || y < 0 || x > c.width - 1.001 || y > c.height - 1.001) return false;
@@ -211,7 +221,12 @@ export function fitRoomBox(cam: Camera, c: ColorPlanes): RoomBox {
     right: density([box.right, 0, 0], [box.right, 0, box.back]),
     back: density([box.left, 0, box.back], [box.right, 0, box.back]),
   };
-  return { left: box.left, right: box.right, back: box.back, ceiling, score: best.score, fallback, evidence };
+  const nearSide = (x: number) => {
+    const d = density([x, 0, NEAR_FLOOR[0]], [x, 0, Math.min(box.back, NEAR_FLOOR[1])]);
+    return scorer.lastLength < 0.05 * long ? 1 : d;
+  };
+  const nearEvidence = { left: nearSide(box.left), right: nearSide(box.right) };
+  return { left: box.left, right: box.right, back: box.back, ceiling, score: best.score, fallback, evidence, nearEvidence };
 }
 
 function clamp01(v: number): number {
