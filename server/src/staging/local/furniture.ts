@@ -301,6 +301,8 @@ const slingChair: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   const frame = style.shape === 'rolled' ? mat('wood') : style.shape === 'soft' ? mat('woodLight') : style.shape === 'square' ? mat('dark') : mat('metal');
   const half = style.shape === 'curved' ? 0.012 : 0.016;
+  // The curved style's frame is brass tube; the others' are square steel or wood.
+  const round = style.shape === 'curved';
   const x = w / 2 - 0.03;
   const front = d / 2 - 0.05;
   const back = -d / 2 + 0.08;
@@ -308,13 +310,13 @@ const slingChair: Builder = (c, { w, d, h }) => {
   const seat = 0.42;
   for (const signX of [-1, 1]) {
     const sx = signX * x;
-    b.rod([sx, 0, front + 0.01], [sx, arm, front - 0.01], half, frame);
+    b.rod([sx, 0, front + 0.01], [sx, arm, front - 0.01], half, frame, round);
     // The back legs lean back as they rise to carry the back.
-    b.rod([sx, 0, back + 0.03], [sx, h, back - 0.06], half, frame);
-    b.rod([sx, arm, front - 0.03], [sx, arm + 0.02, back - 0.035], half, frame);
-    b.rod([sx, seat, front - 0.01], [sx, seat - 0.02, back + 0.01], half * 0.85, frame);
+    b.rod([sx, 0, back + 0.03], [sx, h, back - 0.06], half, frame, round);
+    b.rod([sx, arm, front - 0.03], [sx, arm + 0.02, back - 0.035], half, frame, round);
+    b.rod([sx, seat, front - 0.01], [sx, seat - 0.02, back + 0.01], half * 0.85, frame, round);
   }
-  b.rod([-x, 0.16, back + 0.025], [x, 0.16, back + 0.025], half * 0.8, frame);
+  b.rod([-x, 0.16, back + 0.025], [x, 0.16, back + 0.025], half * 0.8, frame, round);
   // The seat hangs between the side rails and the back between the back legs, each sagging in its middle.
   const s = x - half;
   b.sling(-s, s, [[front + 0.01, seat - 0.02], [front - 0.01, seat + 0.005], [front - 0.1, seat - 0.005], [back + 0.06, seat - 0.03], [back + 0.02, seat - 0.01]], 0.006, 0.045, mat('chairFabric'));

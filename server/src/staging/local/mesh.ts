@@ -1,4 +1,4 @@
-import { cross, normalize, type Vec3 } from './vec.ts';
+import { cross, normalize, sub, type Vec3 } from './vec.ts';
 
 /**
  * A float32 array that grows by doubling. A scene is built from about a hundred thousand
@@ -469,7 +469,9 @@ export class MeshBuilder {
    * A sling of leather or canvas hung across a frame from x0 to x1: a sheet `thick` thick whose
    * cross-section follows `profile` ((z, y) points, its corners rounded off), and
    * which sags by `sag` in its middle away from the side it is sat on (on the left of the
-   * profile's direction: a seat drawn front to back is sat on from above).
+   * profile's direction: a seat drawn front to back is sat on from above). Hung cloth or hide is
+   * never a flat plane: shallow folds run across it, between the rails that pull it taut, dying
+   * out towards them; they catch the light along their crests and leave a shade in each trough.
    */
   sling(x0: number, x1: number, profile: Array<[number, number]>, thick: number, sag: number, material: number): void {
     const line = cutCorners(profile, 3, false);
@@ -481,45 +483,62 @@ export class MeshBuilder {
       const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
       return [(b[1] - a[1]) / len, -(b[0] - a[0]) / len] as const;
     });
-    const cols = 8;
+    // Distance along the curve, where the folds are laid out.
+    const along = [0];
+    for (let i = 1; i < m; i++) along.push(along[i - 1]! + Math.hypot(line[i]![0] - line[i - 1]![0], line[i]![1] - line[i - 1]![1]));
+    const cols = 16;
     const across = (k: number) => -1 + (2 * k) / cols;
-    const at = (i: number, k: number, side: number): Vec3 => {
+    // Two fold trains of unequal wavelength, one a little skewed, so the folds neither repeat nor run square.
+    const fold = (i: number, k: number) => {
+      const t = along[i]!;
       const s = across(k);
-      const off = (side * thick) / 2 - sag * (1 - s * s);
-      return [x0 + ((x1 - x0) * k) / cols, line[i]![1] + up[i]![1] * off, line[i]![0] + up[i]![0] * off];
+      const wave = 0.6 * Math.sin((2 * Math.PI * t) / SLING_FOLD + 1.3) + 0.4 * Math.sin((2 * Math.PI * (t + 0.03 * s)) / (0.61 * SLING_FOLD) + 0.4);
+      return SLING_FOLD_DEPTH * wave * (1 - s * s);
     };
-    // The sag tilts the surface towards the middle: its slope across is d/dx of sag (1 - s^2).
-    const normal = (i: number, k: number, side: number): Vec3 => {
-      const slope = (-4 * sag * across(k)) / (x1 - x0);
-      return normalize([side * slope, side * up[i]![1], side * up[i]![0]]);
-    };
+    const grid = (side: number): Vec3[][] =>
+      line.map((p, i) =>
+        Array.from({ length: cols + 1 }, (_, k) => {
+          const s = across(k);
+          const off = (side * thick) / 2 - sag * (1 - s * s) + fold(i, k);
+          return [x0 + ((x1 - x0) * k) / cols, p[1] + up[i]![1] * off, p[0] + up[i]![0] * off];
+        }),
+      );
     for (const side of [1, -1]) {
+      const at = grid(side);
+      // Normals from the folded sheet itself, turned to the side being drawn.
+      const normals = at.map((row, i) =>
+        row.map((_, k) => {
+          const di = sub(at[Math.min(m - 1, i + 1)]![k]!, at[Math.max(0, i - 1)]![k]!);
+          const dk = sub(row[Math.min(cols, k + 1)]!, row[Math.max(0, k - 1)]!);
+          const n = normalize(cross(dk, di));
+          const ref = [0, side * up[i]![1], side * up[i]![0]];
+          return n[1] * ref[1]! + n[2] * ref[2]! < 0 ? ([-n[0], -n[1], -n[2]] as Vec3) : n;
+        }),
+      );
       for (let i = 0; i + 1 < m; i++) {
         for (let k = 0; k < cols; k++) {
-          const corners: Array<[number, number]> = [
-            [i, k],
-            [i, k + 1],
-            [i + 1, k + 1],
-            [i + 1, k],
-          ];
-          const [a, b, c, d] = corners.map(([ii, kk]) => at(ii, kk, side)) as [Vec3, Vec3, Vec3, Vec3];
-          const [na, nb, nc, nd] = corners.map(([ii, kk]) => normal(ii, kk, side)) as [Vec3, Vec3, Vec3, Vec3];
-          this.triangle(a, b, c, na, nb, nc, material);
-          this.triangle(a, c, d, na, nc, nd, material);
+          this.triangle(at[i]![k]!, at[i]![k + 1]!, at[i + 1]![k + 1]!, normals[i]![k]!, normals[i]![k + 1]!, normals[i + 1]![k + 1]!, material);
+          this.triangle(at[i]![k]!, at[i + 1]![k + 1]!, at[i + 1]![k]!, normals[i]![k]!, normals[i + 1]![k + 1]!, normals[i + 1]![k]!, material);
         }
       }
     }
     // The cut edges along each side of the sheet.
+    const top = grid(1);
+    const bottom = grid(-1);
     for (const [k, nx] of [
       [0, -1],
       [cols, 1],
     ] as const) {
-      for (let i = 0; i + 1 < m; i++) this.quad(at(i, k, 1), at(i + 1, k, 1), at(i + 1, k, -1), at(i, k, -1), [nx, 0, 0], material);
+      for (let i = 0; i + 1 < m; i++) this.quad(top[i]![k]!, top[i + 1]![k]!, bottom[i + 1]![k]!, bottom[i]![k]!, [nx, 0, 0], material);
     }
   }
 
-  /** A thin slanted leg or rod between two points (square section). */
-  rod(a: Vec3, b: Vec3, half: number, material: number): void {
+  /**
+   * A thin slanted leg or rod between two points: square in section, or `round` (a metal tube,
+   * which a flat face would show as a flat band of colour where a tube shows a highlight
+   * running along it).
+   */
+  rod(a: Vec3, b: Vec3, half: number, material: number, round = false): void {
     const d = normalize([b[0] - a[0], b[1] - a[1], b[2] - a[2]]);
     const ref: Vec3 = Math.abs(d[1]) < 0.9 ? [0, 1, 0] : [1, 0, 0];
     const u = normalize([d[1] * ref[2] - d[2] * ref[1], d[2] * ref[0] - d[0] * ref[2], d[0] * ref[1] - d[1] * ref[0]]);
@@ -530,6 +549,19 @@ export class MeshBuilder {
       p[1] + (u[1] * su + v[1] * sv) * half,
       p[2] + (u[2] * su + v[2] * sv) * half,
     ];
+    if (round) {
+      const ring = (k: number): [number, number] => [Math.cos((2 * Math.PI * k) / TUBE_SIDES), Math.sin((2 * Math.PI * k) / TUBE_SIDES)];
+      const radial = ([su, sv]: [number, number]): Vec3 => [u[0] * su + v[0] * sv, u[1] * su + v[1] * sv, u[2] * su + v[2] * sv];
+      for (let k = 0; k < TUBE_SIDES; k++) {
+        const p = ring(k);
+        const q = ring(k + 1);
+        const [np, nq] = [radial(p), radial(q)];
+        this.triangle(off(a, ...p), off(a, ...q), off(b, ...q), np, nq, nq, material);
+        this.triangle(off(a, ...p), off(b, ...q), off(b, ...p), np, nq, np, material);
+      }
+      this.grain = 0;
+      return;
+    }
     const corners: Array<[number, number]> = [
       [1, 1],
       [-1, 1],
@@ -608,6 +640,13 @@ const WELT_ARC = 4;
 
 /** Spacing (metres) of a puffed face's tessellation. */
 const PUFF_STEP = 0.04;
+
+/** Sides of a round rod's section: enough for its highlight to run smooth along it at a chair's size in a photo. */
+const TUBE_SIDES = 10;
+/** Wavelength of a sling's folds, along the sheet (metres). */
+const SLING_FOLD = 0.09;
+/** Depth of a sling's folds at the sheet's middle (metres): shallow, as a sheet pulled taut keeps them. */
+const SLING_FOLD_DEPTH = 0.005;
 
 /**
  * A polyline's corners cut off `passes` times (Chaikin): each span keeps its middle half, so the
