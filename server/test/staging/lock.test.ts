@@ -36,6 +36,11 @@ function paintBox(img: RgbImage, box: { left: number; top: number; width: number
   }
   return { ...img, data };
 }
+/** A white sofa in front of the right-hand wall, as bright as the window's glass, to overlay on the room. */
+const whiteSofa = () =>
+  Buffer.from(
+    `<svg width="${room.width}" height="${room.height}" xmlns="http://www.w3.org/2000/svg"><rect x="560" y="400" width="80" height="150" rx="12" fill="#fbfbf8"/><rect x="560" y="470" width="380" height="80" rx="12" fill="#fbfbf8"/></svg>`,
+  );
 /** A provider's answer is a JPEG. */
 const asAnswer = async (img: RgbImage) => decodeImage(await encodeJpeg(img));
 
@@ -202,12 +207,16 @@ describe('structure lock', () => {
 
   it('finds a window pasted low on a wall beside a white sofa, lit as brightly as the glass', async () => {
     // The sofa's daylight joins the window's in one region, whose outer sides are the sofa's.
-    const { width: W, height: H } = room;
-    const sofa = `<svg width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg"><rect x="560" y="400" width="80" height="150" rx="12" fill="#fbfbf8"/><rect x="560" y="470" width="380" height="80" rx="12" fill="#fbfbf8"/></svg>`;
     const window = await pipe(staged).extract(WINDOW).resize(170, 190).png().toBuffer();
-    const answer = await asAnswer(await fromSharp(pipe(staged).composite([{ input: Buffer.from(sofa) }, { input: window, left: 640, top: 280 }])));
+    const answer = await asAnswer(await fromSharp(pipe(staged).composite([{ input: whiteSofa() }, { input: window, left: 640, top: 280 }])));
     const result = await lockAnswer(room, answer, { composite: false });
     expect(result.check).toMatchObject({ verdict: 'drift', reasons: ['opening_changed'] });
+  });
+
+  it('keeps a white sofa as bright as glass standing in the staging zone', async () => {
+    const answer = await asAnswer(await fromSharp(pipe(staged).composite([{ input: whiteSofa() }])));
+    const result = await lockAnswer(room, answer, { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
   });
 
   it('finds the part of a window inside the staging zone painted over', async () => {

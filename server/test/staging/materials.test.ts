@@ -751,6 +751,7 @@ describe('a round rod', () => {
       expect(Math.hypot(x, z)).toBeCloseTo(0.012, 6);
       expect(n[1]).toBeCloseTo(0, 6);
       expect(n[0] * z - n[2] * x).toBeCloseTo(0, 6);
+      expect(n[0] * x + n[2] * z).toBeGreaterThan(0);
       around.add(`${n[0].toFixed(3)} ${n[2].toFixed(3)}`);
     }
     expect(around.size).toBeGreaterThanOrEqual(10);
@@ -790,7 +791,7 @@ describe('a sling', () => {
 
   it('is never a flat plane: shallow folds run across its middle, dying out at the rails', () => {
     const m = build();
-    // The upper face's height along the seat, down its middle and beside a rail, minus the sag there.
+    // The upper face's height along the seat, down its middle and at a rail (the sag is the same all along either).
     const middle = new Map<number, number>();
     const rail = new Map<number, number>();
     for (let i = 0; i < m.positions.length; i += 3) {

@@ -5,7 +5,7 @@ import type { Obstacle } from './obstacles.ts';
 import { barStoolBack, headboardTop, pieceSize, type PieceKind, type Size } from './furniture.ts';
 import { wallPoint } from './roombox.ts';
 import type { StyleDef } from './styles.ts';
-import { clamp } from './vec.ts';
+import { clamp, smoothstep } from './vec.ts';
 
 /** One piece placed in the room, in metres. */
 export interface Placement {
@@ -220,8 +220,11 @@ function tucked(a: PieceKind, b: PieceKind): boolean {
 /** The share of a piece's outline that hides what is behind it, for an open frame (the rest shows through it). */
 const SEE_THROUGH: Partial<Record<PieceKind, number>> = { slingChair: 0.5 };
 
-/** Near evidence (RoomBox.nearEvidence) under which a side wall's place in the photo's foreground is in doubt. */
-const FAINT_WALL = 0.25;
+/**
+ * Near evidence (RoomBox.nearEvidence) over which a side wall's place in the photo's foreground is
+ * in doubt: fully below the first, not at all above the second.
+ */
+const FAINT_WALL: [number, number] = [0.15, 0.35];
 /** How far (metres) a chair in the foreground keeps from such a wall, where its legs would otherwise stand in the photo's wall. */
 const UNSURE_WALL = 0.15;
 
@@ -236,7 +239,7 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   const raised = wallPiece || onCounter(p);
   if (!raised) {
     // Near the camera, a side wall whose floor line the photo barely shows may stand well inside the box's.
-    const off = (side: 'left' | 'right') => (p.foreground && room.box.nearEvidence[side] < FAINT_WALL ? UNSURE_WALL : 0.02);
+    const off = (side: 'left' | 'right') => (p.foreground ? 0.02 + (UNSURE_WALL - 0.02) * (1 - smoothstep(FAINT_WALL[0], FAINT_WALL[1], room.box.nearEvidence[side])) : 0.02);
     for (const [x, z] of fp) {
       if (x < left + off('left') || x > right - off('right') || z > back - 0.02) return 'outside floor';
       if (z < 0.6) return 'behind camera';
@@ -641,7 +644,7 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
 
 /** What a foreground chair turned fully away from the camera costs, as metres off its ideal distance. */
 const BACK_VIEW_COST = 1.5;
-/** What a foreground chair turned fully to the camera gains, as metres off its ideal distance: a stager shows a chair's front. */
+/** What a foreground chair (armchair or sling) turned fully to the camera gains, as metres off its ideal distance: a stager shows a chair's front. */
 const FRONT_VIEW_GAIN = 0.4;
 
 /**
@@ -741,7 +744,7 @@ function closingChair(
         const facing = (Math.sin(yaw) * -x + Math.cos(yaw) * -z) / Math.hypot(x, z);
         // Turned to the table from beside it, so the camera sees its side: from in front of the table it shows its back.
         if (facing < (MIN_FACING[kind] ?? -0.5)) continue;
-        // Of the places left, one showing its front or side beats one showing more of its back; one turned to the table beats one turned aside.
+        // Of the places left, the more of its front it shows the better, and its back costs more than its front gains; one turned to the table beats one turned aside.
         const cost =
           Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0) + BACK_VIEW_COST * Math.max(0, -facing) - FRONT_VIEW_GAIN * Math.max(0, facing) + (yaw === toTable ? 0 : 0.3);
         if (best && cost >= best.cost) continue;

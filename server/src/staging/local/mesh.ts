@@ -503,8 +503,9 @@ export class MeshBuilder {
           return [x0 + ((x1 - x0) * k) / cols, p[1] + up[i]![1] * off, p[0] + up[i]![0] * off];
         }),
       );
-    for (const side of [1, -1]) {
-      const at = grid(side);
+    const faces = { [1]: grid(1), [-1]: grid(-1) };
+    for (const side of [1, -1] as const) {
+      const at = faces[side];
       // Normals from the folded sheet itself, turned to the side being drawn.
       const normals = at.map((row, i) =>
         row.map((_, k) => {
@@ -523,8 +524,7 @@ export class MeshBuilder {
       }
     }
     // The cut edges along each side of the sheet.
-    const top = grid(1);
-    const bottom = grid(-1);
+    const [top, bottom] = [faces[1], faces[-1]];
     for (const [k, nx] of [
       [0, -1],
       [cols, 1],
@@ -550,7 +550,7 @@ export class MeshBuilder {
       p[2] + (u[2] * su + v[2] * sv) * half,
     ];
     if (round) {
-      const ring = (k: number): [number, number] => [Math.cos((2 * Math.PI * k) / TUBE_SIDES), Math.sin((2 * Math.PI * k) / TUBE_SIDES)];
+      const ring = (k: number): [number, number] => [Math.cos((2 * Math.PI * (k % TUBE_SIDES)) / TUBE_SIDES), Math.sin((2 * Math.PI * (k % TUBE_SIDES)) / TUBE_SIDES)];
       const radial = ([su, sv]: [number, number]): Vec3 => [u[0] * su + v[0] * sv, u[1] * su + v[1] * sv, u[2] * su + v[2] * sv];
       for (let k = 0; k < TUBE_SIDES; k++) {
         const p = ring(k);

@@ -24,7 +24,7 @@ export interface RoomBox {
   evidence: { left: number; right: number; back: number };
   /**
    * Per side wall, how strongly its floor line is seen in the photo's foreground (NEAR_FLOOR), 1
-   * where that stretch is outside the photo: where it is faint, the wall there is not where the
+   * where that stretch is outside the photo or the box is the default: where it is faint, the wall there is not where the
    * box puts it (a pillar, a wall jutting in near the camera, a camera nearer the wall than the
    * box's grid allows).
    */
@@ -223,7 +223,8 @@ export function fitRoomBox(cam: Camera, c: ColorPlanes): RoomBox {
   };
   const nearSide = (x: number) => {
     const d = density([x, 0, NEAR_FLOOR[0]], [x, 0, Math.min(box.back, NEAR_FLOOR[1])]);
-    return scorer.lastLength < 0.05 * long ? 1 : d;
+    // A default box's walls are guesses, doubtful everywhere alike.
+    return fallback || scorer.lastLength < 0.05 * long ? 1 : d;
   };
   const nearEvidence = { left: nearSide(box.left), right: nearSide(box.right) };
   return { left: box.left, right: box.right, back: box.back, ceiling, score: best.score, fallback, evidence, nearEvidence };

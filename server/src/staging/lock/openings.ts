@@ -20,8 +20,8 @@ const WALL_LIKE = 0.2;
 /** Share of an opening's drawn pixels (frame, bars, view) that became plain wall, beyond which it was covered over. */
 const OPENING_COVERED = 0.6;
 /**
- * Share of a new daylight region's rows that a frame edge crosses at both its sides: a window's
- * jambs run its full height, a mirror's curved rim or a lamp's shade do not.
+ * Share of the rows of a stretch of new daylight that a frame edge crosses at both its sides: a
+ * window's jambs run its full height, a mirror's curved rim or a lamp's shade do not.
  */
 const FRAMED = 0.4;
 /** How far (working pixels) from the region's side its frame edge is looked for. */
@@ -34,7 +34,7 @@ const JOINED = 0.3;
 export interface OpeningMeasures {
   /** Worst share of an original opening's drawn pixels covered over, over OPENING_COVERED. */
   covered: number;
-  /** Largest framed new daylight region, over MIN_OPENING (0 when none is framed). */
+  /** Most new daylight in a framed stretch of one region (framedOpening), over MIN_OPENING (0 when none is framed). */
   added: number;
 }
 
@@ -100,6 +100,7 @@ function framedOpening(change: ChangeMaps, c: Component, appeared: Uint8Array): 
   const cols = c.x1 - c.x0 + 1;
   const top = new Int32Array(cols).fill(height);
   const bottom = new Int32Array(cols).fill(-1);
+  if (c.pixels.filter((i) => appeared[i]).length < minLit) return 0;
   const litBefore = new Int32Array(cols + 1);
   const rows = c.y1 - c.y0 + 1;
   // Per column of the region, how many of its rows (from the region's top) belong to it.
@@ -116,7 +117,6 @@ function framedOpening(change: ChangeMaps, c: Component, appeared: Uint8Array): 
     litBefore[k + 1]! += litBefore[k]!;
     for (let y = 1; y <= rows; y++) inside[k * (rows + 1) + y]! += inside[k * (rows + 1) + y - 1]!;
   }
-  if (litBefore[cols]! < minLit) return 0;
   // The share of rows y0..y1 in which the region holds column k (0 outside it).
   const held = (k: number, y0: number, y1: number) =>
     k < 0 || k >= cols ? 0 : (inside[k * (rows + 1) + y1 - c.y0 + 1]! - inside[k * (rows + 1) + y0 - c.y0]!) / (y1 - y0 + 1);
@@ -145,7 +145,8 @@ function framedOpening(change: ChangeMaps, c: Component, appeared: Uint8Array): 
       y0 = Math.min(y0, top[r]!);
       y1 = Math.max(y1, bottom[r]!);
       const lit = litBefore[r + 1]! - litBefore[l]!;
-      if (lit < minLit || lit <= most || held(l - 1, y0, y1) > JOINED || held(r + 1, y0, y1) > JOINED) continue;
+      // Narrower than the two sides' search, one edge could frame both.
+      if (r - l < 2 * FRAME_SEARCH || lit < minLit || lit <= most || held(l - 1, y0, y1) > JOINED || held(r + 1, y0, y1) > JOINED) continue;
       if (Math.min(side(c.x0 + l, y0, y1), side(c.x0 + r, y0, y1)) >= FRAMED) most = lit;
     }
   }
