@@ -320,7 +320,7 @@ describe('rugs', () => {
       return sum / 4;
     });
     expect(Math.max(...line) / Math.min(...line)).toBeGreaterThan(1.12);
-    // It comes back every 36 cm: the tone one period on follows the tone here.
+    // It comes back every 28 cm: the tone one period on follows the tone here.
     const mean = line.reduce((a, b) => a + b) / line.length;
     const d = line.map((v) => v - mean);
     const corr = (lag: number) => {
@@ -334,7 +334,9 @@ describe('rugs', () => {
       }
       return ab / Math.sqrt(aa * bb);
     };
-    expect(corr(36)).toBeGreaterThan(0.5);
+    // Its thin lines wander as tufted, which blurs the match a little; half a period on, the tones are opposed.
+    expect(corr(28)).toBeGreaterThan(0.4);
+    expect(corr(28) - corr(14)).toBeGreaterThan(0.5);
   });
 
   it('are darker at their edge than in their field', () => {

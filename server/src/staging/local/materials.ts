@@ -413,7 +413,7 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
       const cu = Math.abs(Math.cos((Math.PI * x) / TRELLIS));
       const cv = Math.abs(Math.cos((Math.PI * z) / TRELLIS));
       const line = Math.abs(cu + cv - 1 + wander);
-      t = 0.75 * (1 - smoothstep(0.06, 0.1, line)) + (noise3(x * 90, 0, z * 90, seed + 33) - 0.5) * 0.18;
+      t = 0.6 * (1 - smoothstep(0.05, 0.085, line)) + (noise3(x * 90, 0, z * 90, seed + 33) - 0.5) * 0.18;
       break;
     }
     case 3: {
@@ -446,8 +446,11 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
 
 /** Spacing of a traditional rug's field motifs (metres). */
 const MOTIF = 0.2;
-/** Period of the modern rug's trellis (metres). */
-const TRELLIS = 0.36;
+/**
+ * Period of the modern rug's trellis (metres): a tufted trellis's motif is a hand or so across.
+ * At 36 cm, with broader lines, it read at listing size as large printed circles.
+ */
+const TRELLIS = 0.28;
 
 /**
  * One motif of a traditional rug's field at rug-local (x, z): a rosette of the third colour
