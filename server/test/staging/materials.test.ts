@@ -10,7 +10,9 @@ import { blurPlane, type Segment } from '../../src/staging/local/lines.ts';
 import { albedo, leafId, prepare, relief, texturePixel, toLinear, type Material } from '../../src/staging/local/materials.ts';
 import { renderFurniture, type RenderResult } from '../../src/staging/local/render.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
+import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
+import { mulberry32 } from '../../src/staging/local/prng.ts';
 import { cross, normalize, sub, type Vec3 } from '../../src/staging/local/vec.ts';
 
 describe('surface relief', () => {
@@ -737,6 +739,22 @@ describe('an upholstered panel (a wingback chair wing)', () => {
       expect(out).toBeGreaterThanOrEqual(-1e-6);
     }
     expect(x1 - x0).toBeCloseTo(0.08, 5);
+  });
+});
+
+describe('a wingback armchair', () => {
+  it('has arm rolls standing out past the sides below them, so a shade runs under each', () => {
+    const b = new MeshBuilder();
+    const size = pieceSize('armchair', STYLE_DEFS.traditional);
+    BUILDERS.armchair({ b, style: STYLE_DEFS.traditional, mat: () => 0, rng: mulberry32(1), ceiling: 2.5, lift: 0 }, size);
+    const p = b.build().positions;
+    // Half the chair's width at each height band: at the roll (the arm's top) and below it.
+    const widest = (y0: number, y1: number) => {
+      let x = 0;
+      for (let i = 0; i < p.length; i += 3) if (p[i + 1]! >= y0 && p[i + 1]! <= y1) x = Math.max(x, Math.abs(p[i]!));
+      return x;
+    };
+    expect(widest(0.6, 0.68) - widest(0.15, 0.5)).toBeGreaterThan(0.03);
   });
 });
 

@@ -240,11 +240,16 @@ function glassTable(c: BuildContext, w: number, d: number, h: number): void {
   b.box([0, 0.165, 0], [w / 2 - leg, 0.01, d / 2 - leg], metal ? mat('top') : frame);
 }
 
+/** How far a wingback's arm roll stands out past the side below it (metres). */
+const ROLL_OVERHANG = 0.05;
+
 const armchair: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   const fabric = mat('chairFabric');
   if (style.shape === 'rolled') {
-    b.roundedBox([0, 0.28, 0], [w / 2, 0.16, d / 2], 0.05, fabric);
+    // The arms' rolls overhang the sides below them by a few centimetres, so a shade runs under
+    // each roll: seen side-on, that line is what tells an upholstered arm from a block.
+    b.roundedBox([0, 0.28, 0], [w / 2 - ROLL_OVERHANG, 0.16, d / 2], 0.05, fabric);
     b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, fabric, { crown: 0.015, welt: true });
     // A wingback: the back rises to about 1.1 m, and a padded wing on each side sweeps forward
     // from it and curves down into the arm's roll.
@@ -263,8 +268,8 @@ const armchair: Builder = (c, { w, d, h }) => {
       [z0 + 0.08, 0.64],
     ];
     for (const signX of [-1, 1]) {
-      b.roundedBox([signX * (w / 2 - 0.08), 0.45, 0.02], [0.08, 0.2, d / 2 - 0.02], 0.07, fabric);
-      b.ellipsoid([signX * (w / 2 - 0.08), 0.64, 0.04], [0.1, 0.06, d / 2 - 0.03], fabric, 6, 12);
+      b.roundedBox([signX * (w / 2 - 0.08 - ROLL_OVERHANG / 2), 0.45, 0.02], [0.08 - ROLL_OVERHANG / 2, 0.2, d / 2 - 0.02], 0.06, fabric);
+      b.ellipsoid([signX * (w / 2 - 0.08), 0.64, 0.04], [0.1, 0.065, d / 2 - 0.03], fabric, 8, 16);
       b.panel(signX * (w / 2 - 0.05), wing, 0.045, fabric);
     }
     legs(c, w / 2, d / 2, 0.12, 0.06);
