@@ -238,7 +238,7 @@ const CONTACT_GAP = 0.03;
  * fading with the distance from the piece over CONTACT_REACH (metres), whatever the cell size,
  * so a thin leg gets as strong a contact as a plinth.
  */
-const CONTACT_DARK = 0.65;
+const CONTACT_DARK = 0.8;
 const CONTACT_REACH = 0.03;
 /**
  * A body hanging low over the floor (a sofa's frame, a bed's rails) shuts the floor under and
