@@ -219,6 +219,14 @@ describe('structure lock', () => {
     expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
   });
 
+  it("keeps a floor lamp's lit drum shade, whose straight sides frame it as a window's would, before the wall", async () => {
+    // Where the luxury staging of this room stands its lamp: a smooth warm glow on a brass pole.
+    const lamp = `<svg width="${room.width}" height="${room.height}" xmlns="http://www.w3.org/2000/svg"><defs><linearGradient id="g" x1="0" x2="1"><stop offset="0" stop-color="#efe6d2"/><stop offset="0.5" stop-color="#fbf5e6"/><stop offset="1" stop-color="#e9dfca"/></linearGradient></defs><rect x="116" y="372" width="6" height="210" fill="#b08a4a"/><path d="M55 190 Q118 178 180 190 L180 282 Q118 292 55 282 Z" fill="url(#g)"/></svg>`;
+    const answer = await asAnswer(await fromSharp(pipe(staged).composite([{ input: Buffer.from(lamp) }])));
+    const result = await lockAnswer(room, answer, { composite: false });
+    expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
+  });
+
   it('finds the part of a window inside the staging zone painted over', async () => {
     const bottom = WINDOW.top + WINDOW.height + 6;
     // From picture height (2.1 m, the zone's top on this wall) down to the sill.

@@ -28,6 +28,11 @@ const FRAMED = 0.4;
 const FRAME_SEARCH = 4;
 /** Luminance step across a frame edge (over two pixels). */
 const FRAME_STEP = 0.06;
+/**
+ * Share of a stretch's new daylight that must be drawn (not PLAIN): an opening shows its bars and
+ * the world beyond, a lamp's lit drum shade or a white cushion is smooth.
+ */
+const DRAWN = 0.4;
 /** Share of an opening's rows over which the region it was found in may go on past one of its sides. */
 const JOINED = 0.3;
 
@@ -88,11 +93,12 @@ function plainWallLight(change: ChangeMaps, zones: Zones, inZone: (i: number) =>
 /**
  * The most new daylight pixels in one stretch of columns of a region whose left and right sides
  * are framed (FRAMED, over the rows the stretch spans) and bound it (the region goes on past
- * either side over at most JOINED of those rows), and at least MIN_OPENING of the frame; 0 when
- * there is none. A stretch rather than the whole region: new daylight found beside a bright piece
- * of furniture (a white sofa, a lit table top) joins it in one region, whose outer sides are the
- * furniture's, while the pasted window's jambs stand inside. Bounding it: the bars of a window
- * seen in a mirror frame stretches of the glass, which goes on past them.
+ * either side over at most JOINED of those rows), drawn over DRAWN of it, and at least
+ * MIN_OPENING of the frame; 0 when there is none. A stretch rather than the whole region: new
+ * daylight found beside a bright piece of furniture (a white sofa, a lit table top) joins it in
+ * one region, whose outer sides are the furniture's, while the pasted window's jambs stand
+ * inside. Bounding it: the bars of a window seen in a mirror frame stretches of the glass, which
+ * goes on past them. Drawn: a lamp's drum shade has straight sides too.
  */
 function framedOpening(change: ChangeMaps, c: Component, appeared: Uint8Array): number {
   const { width, height } = change;
@@ -102,6 +108,7 @@ function framedOpening(change: ChangeMaps, c: Component, appeared: Uint8Array): 
   const bottom = new Int32Array(cols).fill(-1);
   if (c.pixels.filter((i) => appeared[i]).length < minLit) return 0;
   const litBefore = new Int32Array(cols + 1);
+  const drawnBefore = new Int32Array(cols + 1);
   const rows = c.y1 - c.y0 + 1;
   // Per column of the region, how many of its rows (from the region's top) belong to it.
   const inside = new Int32Array(cols * (rows + 1));
@@ -111,10 +118,14 @@ function framedOpening(change: ChangeMaps, c: Component, appeared: Uint8Array): 
     top[k] = Math.min(top[k]!, y);
     bottom[k] = Math.max(bottom[k]!, y);
     inside[k * (rows + 1) + y - c.y0 + 1] = 1;
-    if (appeared[i]) litBefore[k + 1]!++;
+    if (appeared[i]) {
+      litBefore[k + 1]!++;
+      if (change.deviation.registered[i]! >= PLAIN) drawnBefore[k + 1]!++;
+    }
   }
   for (let k = 0; k < cols; k++) {
     litBefore[k + 1]! += litBefore[k]!;
+    drawnBefore[k + 1]! += drawnBefore[k]!;
     for (let y = 1; y <= rows; y++) inside[k * (rows + 1) + y]! += inside[k * (rows + 1) + y - 1]!;
   }
   // The share of rows y0..y1 in which the region holds column k (0 outside it).
@@ -147,6 +158,7 @@ function framedOpening(change: ChangeMaps, c: Component, appeared: Uint8Array): 
       const lit = litBefore[r + 1]! - litBefore[l]!;
       // Narrower than the two sides' search, one edge could frame both.
       if (r - l < 2 * FRAME_SEARCH || lit < minLit || lit <= most || held(l - 1, y0, y1) > JOINED || held(r + 1, y0, y1) > JOINED) continue;
+      if (drawnBefore[r + 1]! - drawnBefore[l]! < DRAWN * lit) continue;
       if (Math.min(side(c.x0 + l, y0, y1), side(c.x0 + r, y0, y1)) >= FRAMED) most = lit;
     }
   }
