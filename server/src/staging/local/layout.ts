@@ -240,8 +240,9 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   if (!raised) {
     // Near the camera, a side wall whose floor line the photo barely shows may stand well inside the box's.
     const off = (side: 'left' | 'right') => (p.foreground ? 0.02 + (UNSURE_WALL - 0.02) * (1 - smoothstep(FAINT_WALL[0], FAINT_WALL[1], room.box.nearEvidence[side])) : 0.02);
+    const [offLeft, offRight] = [off('left'), off('right')];
     for (const [x, z] of fp) {
-      if (x < left + off('left') || x > right - off('right') || z > back - 0.02) return 'outside floor';
+      if (x < left + offLeft || x > right - offRight || z > back - 0.02) return 'outside floor';
       if (z < 0.6) return 'behind camera';
     }
   }

@@ -512,8 +512,7 @@ export class MeshBuilder {
           const di = sub(at[Math.min(m - 1, i + 1)]![k]!, at[Math.max(0, i - 1)]![k]!);
           const dk = sub(row[Math.min(cols, k + 1)]!, row[Math.max(0, k - 1)]!);
           const n = normalize(cross(dk, di));
-          const ref = [0, side * up[i]![1], side * up[i]![0]];
-          return n[1] * ref[1]! + n[2] * ref[2]! < 0 ? ([-n[0], -n[1], -n[2]] as Vec3) : n;
+          return side * (n[1] * up[i]![1] + n[2] * up[i]![0]) < 0 ? ([-n[0], -n[1], -n[2]] as Vec3) : n;
         }),
       );
       for (let i = 0; i + 1 < m; i++) {

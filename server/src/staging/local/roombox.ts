@@ -24,9 +24,9 @@ export interface RoomBox {
   evidence: { left: number; right: number; back: number };
   /**
    * Per side wall, how strongly its floor line is seen in the photo's foreground (NEAR_FLOOR), 1
-   * where that stretch is outside the photo or the box is the default: where it is faint, the wall there is not where the
-   * box puts it (a pillar, a wall jutting in near the camera, a camera nearer the wall than the
-   * box's grid allows).
+   * where that stretch is outside the photo or the box is the default. Where it is faint, the
+   * wall there is not where the box puts it (a pillar, a wall jutting in near the camera, a
+   * camera nearer the wall than the box's grid allows).
    */
   nearEvidence: { left: number; right: number };
 }

@@ -21,7 +21,8 @@ const WALL_LIKE = 0.2;
 const OPENING_COVERED = 0.6;
 /**
  * Share of the rows of a stretch of new daylight that a frame edge crosses at both its sides: a
- * window's jambs run its full height, a mirror's curved rim or a lamp's shade do not.
+ * window's jambs run its full height, a mirror's curved rim does not (a drum shade's sides do:
+ * DRAWN tells it from a window).
  */
 const FRAMED = 0.4;
 /** How far (working pixels) from the region's side its frame edge is looked for. */
@@ -103,10 +104,10 @@ function plainWallLight(change: ChangeMaps, zones: Zones, inZone: (i: number) =>
 function framedOpening(change: ChangeMaps, c: Component, appeared: Uint8Array): number {
   const { width, height } = change;
   const minLit = MIN_OPENING * width * height;
+  if (c.pixels.filter((i) => appeared[i]).length < minLit) return 0;
   const cols = c.x1 - c.x0 + 1;
   const top = new Int32Array(cols).fill(height);
   const bottom = new Int32Array(cols).fill(-1);
-  if (c.pixels.filter((i) => appeared[i]).length < minLit) return 0;
   const litBefore = new Int32Array(cols + 1);
   const drawnBefore = new Int32Array(cols + 1);
   const rows = c.y1 - c.y0 + 1;
