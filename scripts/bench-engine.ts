@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { STYLES } from '@roomstager/contracts';
 import sharp from 'sharp';
 import { createLocalEngine } from '../server/src/staging/local/index.ts';
+import { noise3 } from '../server/src/staging/local/prng.ts';
 
 const runs = Number(process.argv[2] ?? 3);
 const only = process.argv[3];
@@ -42,7 +43,25 @@ const inputs: Array<{ name: string; make: () => Promise<Buffer>; variations: num
   ).flatMap(([w, h]) => [1, 3].map((variations) => ({ name: `${landscape} @${w}x${h}, ${variations} variation(s)`, make: resampled(w, h), variations }))),
 ];
 
+/**
+ * A fixed single-thread workload (the engine's hottest call, its value noise), median of three:
+ * shared machines differ by two to three times in speed, and the engine's figures only compare
+ * across sessions scaled by this one.
+ */
+function machineReference(): number {
+  const times: number[] = [];
+  let sink = 0;
+  for (let r = 0; r < 3; r++) {
+    const t = performance.now();
+    for (let i = 0; i < 2e7; i++) sink += noise3(i * 0.013, i * 0.0071, i * 0.0029, 7);
+    times.push(performance.now() - t);
+  }
+  if (Number.isNaN(sink)) throw new Error('unreachable: noise is finite');
+  return times.sort((a, b) => a - b)[1]!;
+}
+
 if (only === undefined) {
+  console.log(`machine reference: ${machineReference().toFixed(0)} ms for 20 million value-noise calls on one thread (lower is faster)`);
   console.log(`runs per cell: ${runs}; times in ms (median); peak RSS of the process staging that input, in MB`);
   for (const [i] of inputs.entries()) {
     // With the allocator setting `npm start` and `npm run worker` use (docs/decisions/0013-malloc-arenas.md).
