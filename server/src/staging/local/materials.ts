@@ -79,9 +79,9 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       // cm apart, to read on a top) ran across a sideboard's front and end and a chair's back as
       // regular stripes. So a face towards texture Z (front, back) exchanges Y and Z, fibres
       // still along X, and one towards X (an end) exchanges X and Y, fibres upright.
-      if (face === 2) woodGrain(pm, x, z, y, seed, out);
-      else if (face === 0) woodGrain(pm, y, x, z, seed, out);
-      else woodGrain(pm, x, y, z, seed, out);
+      if (face === 2) woodGrain(pm, x, z, y, seed, out, pixel);
+      else if (face === 0) woodGrain(pm, y, x, z, seed, out, pixel);
+      else woodGrain(pm, x, y, z, seed, out, pixel);
       return;
     case 'marble': {
       const v = Math.abs(Math.sin((x * 3.2 + z * 2.1 + y) * 2.2 + fbm3(x * 2.5, y * 2.5, z * 2.5, seed, 4) * 9));
@@ -178,8 +178,11 @@ const BOARD = 0.14;
  * planks run along its length, local X), each sawn from its own log: a pith axis 15 to 75 cm away
  * and leaning a little, so its growth rings meet a flat face as arches, with its own ring spacing
  * and tone. The ring radius is warped by fractal noise; fibres and pores are streaks along X.
+ * Each ring's latewood is a narrow dark line, rings 7 to 14 mm apart: broad soft bands read as
+ * smudges on a top seen end-on. Rings a pixel cannot resolve fade to their mean, and the figure
+ * (where the rings crowd, darker) stays.
  */
-function woodGrain(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3): void {
+function woodGrain(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3, pixel: number): void {
   const { c1, c2 } = pm;
   const board = Math.floor(z / BOARD);
   const h1 = hash3(board, 0, 1, seed);
@@ -189,16 +192,19 @@ function woodGrain(pm: PreparedMaterial, x: number, y: number, z: number, seed: 
   const tilt = (h2 - 0.5) * 0.16;
   const py = -0.15 - 0.6 * h1 + x * tilt;
   const pz = (board + 0.5) * BOARD + (h3 - 0.5) * 0.3 + x * tilt * 0.4;
-  const warp = (fbm3(x * 1.3, y * 6, z * 6, seed + board * 97, 3) - 0.5) * 0.05;
+  const warp = (fbm3(x * 1.3, y * 6, z * 6, seed + board * 97, 3) - 0.5) * 0.03;
   const r = Math.hypot(y - py, z - pz) + warp;
-  // 25 to 50 rings a metre: the figure a photo resolves on a table, not each sub-millimetre ring.
-  const phase = r * (25 + 25 * h4);
+  const rings = 70 + 70 * h4;
+  // Years differ: rings narrow and widen, and some rings' lines are strong, others barely there.
+  const phase = r * rings + 1.2 * noise3(r * rings * 0.4, board * 3.7, 0, seed + 13);
   const f = phase - Math.floor(phase);
-  const latewood = smoothstep(0.35, 0.8, f) * (1 - smoothstep(0.86, 1, f));
-  const contrast = 0.55 + 0.45 * fbm3(x * 2.3, y * 2.3, z * 2.3 + board * 5, seed + 31, 2);
-  const fibre = noise3(x * 9, y * 320, z * 320, seed + 7) - 0.5;
-  const pore = smoothstep(0.72, 0.9, noise3(x * 70, y * 1100, z * 1100, seed + 11));
-  const t = clamp(latewood * contrast + fibre * 0.3 + pore * 0.25 + (h1 - 0.5) * 0.15, 0, 1);
+  const year = 0.35 + 0.65 * hash3(Math.floor(phase), board, 5, seed);
+  const line = smoothstep(0.62, 0.8, f) * (1 - smoothstep(0.84, 0.97, f)) * year;
+  const latewood = LATEWOOD_MEAN + (line - LATEWOOD_MEAN) * fine(rings, pixel);
+  const contrast = 0.6 + 0.4 * fbm3(x * 2.3, y * 2.3, z * 2.3 + board * 5, seed + 31, 2);
+  const fibre = (noise3(x * 9, y * 320, z * 320, seed + 7) - 0.5) * fine(320, pixel);
+  const pore = smoothstep(0.72, 0.9, noise3(x * 70, y * 1100, z * 1100, seed + 11)) * fine(1100, pixel);
+  const t = clamp(latewood * contrast * 0.9 + fibre * 0.3 + pore * 0.2 + (h1 - 0.5) * 0.15, 0, 1);
   mix3(c1, c2, t, out);
   // Boards of one top differ a little in tone, as matched planks do.
   const k = 0.95 + 0.1 * h3;
@@ -206,6 +212,9 @@ function woodGrain(pm: PreparedMaterial, x: number, y: number, z: number, seed: 
   out[1] *= k;
   out[2] *= k;
 }
+
+/** The latewood line's mean over a ring (woodGrain): what rings too fine for a pixel average to. */
+const LATEWOOD_MEAN = 0.13;
 
 /**
  * A leaf's third texture coordinate: its number, and how far out of the crown it is (0 deep
