@@ -45,9 +45,9 @@ const whiteSofa = () =>
 const asAnswer = async (img: RgbImage) => decodeImage(await encodeJpeg(img));
 
 beforeAll(async () => {
-  // The minimalist staging: its group stands against the side wall and, with its shadows, changes
-  // under the floor-change limit even once zoomed. The other styles float a larger group in the
-  // middle of this low-camera room, closed by a chair in the foreground: nearer the floor
+  // The minimalist staging: its group stands against the doorway's wall and, with its shadows,
+  // changes under the floor-change limit even once zoomed. The modern and traditional styles float
+  // a larger group before the window, closed by a chair in the foreground: nearer the floor
   // measure's limit, the more so once an answer is zoomed and resampled.
   const bytes = fixture('generative/empty-room-pruna-before.jpg');
   room = await decodeImage(bytes);
@@ -116,9 +116,9 @@ describe('structure lock', () => {
     expect(result.check.score).toBeGreaterThan(0.5);
     expect(registrationError(result, room, staged, (x, y) => [x, y])).toBeLessThan(1);
     const d = await compositeDiffs(result, room, staged);
-    // The furniture group, its shadows and the art cover about a fifth of the frame; the rest is
+    // The furniture group, its shadows and the art cover about a quarter of the frame; the rest is
     // the original's pixels.
-    expect(d.keptShare).toBeGreaterThan(0.75);
+    expect(d.keptShare).toBeGreaterThan(0.7);
     expect(d.keptMean).toBeLessThan(1.5);
     expect(d.keptLarge).toBeLessThan(0.001);
     expect(d.addedShare).toBeGreaterThan(0.01);
@@ -129,10 +129,10 @@ describe('structure lock', () => {
     const modern = await asAnswer((await stageDetailed(fixture('generative/empty-room-pruna-before.jpg'), 'modern', 'living_room', new AbortController().signal)).image);
     const result = await lockAnswer(room, modern, { composite: false });
     expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
-    // Its rug, pieces (a sling chair in the foreground among them) and soft shadows cover most of
+    // Its rug, pieces (an armchair in the foreground among them) and soft shadows cover much of
     // the visible floor; the darkening round the pieces is read as their shadow, not a new floor,
-    // which leaves the floor measure at about 0.9 of its limit (ADR 0017).
-    expect(result.check.measures.floor_resurfaced).toBeGreaterThan(0.6);
+    // which leaves the floor measure at about 0.6 of its limit (ADR 0017).
+    expect(result.check.measures.floor_resurfaced).toBeGreaterThan(0.5);
     expect(result.check.measures.floor_resurfaced).toBeLessThan(1);
   }, 30_000);
 
@@ -145,7 +145,7 @@ describe('structure lock', () => {
     const err = registrationError(result, room, answer, (x, y) => [((x + 0.5 - 40) * room.width) / w - 0.5, ((y + 0.5 - 20) * room.height) / h - 0.5]);
     expect(err).toBeLessThan(1.5);
     const d = await compositeDiffs(result, room, answer);
-    expect(d.keptShare).toBeGreaterThan(0.75);
+    expect(d.keptShare).toBeGreaterThan(0.7);
     expect(d.keptMean).toBeLessThan(1.5);
   });
 
@@ -345,6 +345,6 @@ describe('structure lock', () => {
     // Away from the furniture the full-size photo's own pixels come back, not the upscaled answer's.
     let same = 0;
     for (let i = 0; i < big.data.length; i += 3 * 97) if (result.composite!.data[i] === big.data[i]) same++;
-    expect(same / (big.data.length / (3 * 97))).toBeGreaterThan(0.75);
+    expect(same / (big.data.length / (3 * 97))).toBeGreaterThan(0.7);
   }, 20_000);
 });

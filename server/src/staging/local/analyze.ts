@@ -184,11 +184,15 @@ export function estimateCamera(segments: Segment[], width: number, height: numbe
     const camera = new Camera({ width, height, focal: defaultFocal, cx, cy: 0.47 * height, yaw: 0, pitch: 0, roll: 0, eyeHeight: EYE_HEIGHT });
     return { camera, fromVp: false };
   }
-  // The yaw turns D's ray onto the room's depth axis.
+  // The yaw turns D's ray onto the room's depth axis, exactly: a camera turned less than D says
+  // leaves the room's lines converging nowhere, and a corner shot (both walls at about 45
+  // degrees) then fitted one box or another as the photo was rolled a degree either way. Past 45
+  // degrees D belongs to the walls across the view, and the depth axis is the one square to it.
   const build = (focal: number, cy: number, pitch: number, roll: number): Camera => {
     const p = { width, height, focal, cx, cy, yaw: 0, pitch, roll, eyeHeight: EYE_HEIGHT };
     const d = new Camera(p).rayDir(vp.x, vp.y);
-    return new Camera({ ...p, yaw: clamp(Math.atan2(-d[0], d[2]), -0.6, 0.6) });
+    const yaw = Math.atan2(-d[0], d[2]);
+    return new Camera({ ...p, yaw: Math.abs(yaw) > Math.PI / 4 ? yaw - Math.sign(yaw) * (Math.PI / 2) : yaw });
   };
   const levelFocal = estimateFocal(segments, vp, { x: cx, y: vp.y }, [1, 0], width, height) ?? defaultFocal;
   const level = build(levelFocal, clamp(vp.y, 0.25 * height, 0.75 * height), 0, 0);
