@@ -160,6 +160,8 @@ export function toPlanes(img: RgbImage, sigma: number): { gray: Plane; color: Co
 /** Beyond these a vertical vanishing point is more likely wrong than the photo that tilted. */
 const MAX_PITCH = (20 * Math.PI) / 180;
 const MAX_ROLL = (8 * Math.PI) / 180;
+/** The most a camera whose focal is assumed, not measured, is turned from the room's depth axis. */
+const MAX_ASSUMED_YAW = 0.6;
 /** A rolled or tilted camera must explain the verticals this much better than a simpler one. */
 const TILT_MARGIN = 1.1;
 /**
@@ -184,14 +186,18 @@ export function estimateCamera(segments: Segment[], width: number, height: numbe
     const camera = new Camera({ width, height, focal: defaultFocal, cx, cy: 0.47 * height, yaw: 0, pitch: 0, roll: 0, eyeHeight: EYE_HEIGHT });
     return { camera, fromVp: false };
   }
-  // The yaw turns D's ray onto the room's depth axis, exactly: a camera turned less than D says
-  // leaves the room's lines converging nowhere, and a corner shot (both walls at about 45
-  // degrees) then fitted one box or another as the photo was rolled a degree either way. Past 45
-  // degrees D belongs to the walls across the view, and the depth axis is the one square to it.
+  // The yaw turns D's ray onto the room's depth axis, exactly where the focal was measured: a
+  // camera turned less than D says leaves the room's lines converging nowhere, and a corner shot
+  // (both walls at about 45 degrees) then fitted one box or another as the photo was rolled a
+  // degree either way. Past 45 degrees D belongs to the walls across the view, and the depth axis
+  // is the one square to it. With the focal assumed, the yaw is as uncertain as it, and is held
+  // within MAX_ASSUMED_YAW: a point of the hall's glossy floor's reflections, taken for D, turned
+  // the camera 44 degrees and left no room for a sofa.
   const build = (focal: number, cy: number, pitch: number, roll: number): Camera => {
     const p = { width, height, focal, cx, cy, yaw: 0, pitch, roll, eyeHeight: EYE_HEIGHT };
     const d = new Camera(p).rayDir(vp.x, vp.y);
     const yaw = Math.atan2(-d[0], d[2]);
+    if (focal === defaultFocal) return new Camera({ ...p, yaw: clamp(yaw, -MAX_ASSUMED_YAW, MAX_ASSUMED_YAW) });
     return new Camera({ ...p, yaw: Math.abs(yaw) > Math.PI / 4 ? yaw - Math.sign(yaw) * (Math.PI / 2) : yaw });
   };
   const levelFocal = estimateFocal(segments, vp, { x: cx, y: vp.y }, [1, 0], width, height) ?? defaultFocal;
