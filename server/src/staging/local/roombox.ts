@@ -159,6 +159,14 @@ function logGrid(lo: number, hi: number, n: number): number[] {
 export const DEFAULT_BOX = { left: -2.2, right: 2.2, back: 6, ceiling: 2.6 };
 
 /**
+ * What a deeper back wall costs the fit, per unit of its log distance: 0.03 a step of the grid,
+ * against fits scoring 30-70, so it decides only near-ties. Past the true back wall the side
+ * walls' floor lines run on over its image, and where they cross a glass door's frames they
+ * gather as much contrast as the back wall's own floor line brings.
+ */
+const DEPTH_PRIOR = 0.5;
+
+/**
  * Fits the room box to the photo: every (left, right, back) on a grid is scored by the contrast
  * along its three projected floor-wall lines (side scores are separable, so the search is cheap),
  * then the ceiling height by the ceiling-wall lines. Weak evidence gives the default box.
@@ -203,7 +211,7 @@ export function fitRoomBox(cam: Camera, c: ColorPlanes): RoomBox {
         const width = xr - xl;
         if (width < 1.8 || width > 14) continue;
         const back = (cum[idx(xr)] ?? 0) - (cum[idx(xl)] ?? 0);
-        const s = (sideL[bi]?.[li] ?? 0) + (sideR[bi]?.[ri] ?? 0) + back;
+        const s = (sideL[bi]?.[li] ?? 0) + (sideR[bi]?.[ri] ?? 0) + back - DEPTH_PRIOR * Math.log(zb / backs[0]!);
         if (s > best.score) best = { left: xl, right: xr, back: zb, score: s };
       }
     }
