@@ -179,8 +179,7 @@ const BOARD = 0.14;
  * and leaning a little, so its growth rings meet a flat face as arches, with its own ring spacing
  * and tone. The ring radius is warped by fractal noise; fibres and pores are streaks along X.
  * Each ring's latewood is a narrow dark line, rings 7 to 14 mm apart: broad soft bands read as
- * smudges on a top seen end-on. Rings a pixel cannot resolve fade to their mean, and the figure
- * (where the rings crowd, darker) stays.
+ * smudges on a top seen end-on. Rings a pixel cannot resolve fade to their mean tone.
  */
 function woodGrain(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3, pixel: number): void {
   const { c1, c2 } = pm;
@@ -213,7 +212,7 @@ function woodGrain(pm: PreparedMaterial, x: number, y: number, z: number, seed: 
   out[2] *= k;
 }
 
-/** The latewood line's mean over a ring (woodGrain): what rings too fine for a pixel average to. */
+/** The latewood line's mean over many rings (woodGrain, its years' strengths included): what rings too fine for a pixel average to. */
 const LATEWOOD_MEAN = 0.13;
 
 /**

@@ -196,9 +196,12 @@ export function fitRoomBox(cam: Camera, c: ColorPlanes): RoomBox {
   // Back line: cumulative contrast along X from -12 m, so any [left, right] span is two lookups.
   const xs = logGrid(0.5, 12, 34);
   const edges = [...xs.map((v) => -v).reverse(), 0, ...xs];
+  // Chosen by the evidence less the depth's cost; the evidence alone is the box's score.
   let best = { left: DEFAULT_BOX.left, right: DEFAULT_BOX.right, back: DEFAULT_BOX.back, score: -Infinity };
+  let bestValue = -Infinity;
   for (let bi = 0; bi < backs.length; bi++) {
     const zb = backs[bi]!;
+    const depthCost = DEPTH_PRIOR * Math.log(zb / backs[0]!);
     const cum = [0];
     for (let e = 1; e < edges.length; e++) {
       cum.push((cum[e - 1] ?? 0) + scorer.score([edges[e - 1]!, 0, zb], [edges[e]!, 0, zb]));
@@ -211,8 +214,12 @@ export function fitRoomBox(cam: Camera, c: ColorPlanes): RoomBox {
         const width = xr - xl;
         if (width < 1.8 || width > 14) continue;
         const back = (cum[idx(xr)] ?? 0) - (cum[idx(xl)] ?? 0);
-        const s = (sideL[bi]?.[li] ?? 0) + (sideR[bi]?.[ri] ?? 0) + back - DEPTH_PRIOR * Math.log(zb / backs[0]!);
-        if (s > best.score) best = { left: xl, right: xr, back: zb, score: s };
+        const s = (sideL[bi]?.[li] ?? 0) + (sideR[bi]?.[ri] ?? 0) + back;
+        const value = s - depthCost;
+        if (value > bestValue) {
+          bestValue = value;
+          best = { left: xl, right: xr, back: zb, score: s };
+        }
       }
     }
   }
