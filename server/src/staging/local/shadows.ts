@@ -99,10 +99,22 @@ export function openingLights(box: RoomBox, openings: Opening[]): LightSample[] 
   return out;
 }
 
-/** What the furniture occupies above each floor cell: its lowest and highest surface (metres). */
+/** Height slabs per occupancy cell: one bit each of a 32-bit word. */
+const SLABS = 32;
+
+/**
+ * What the furniture occupies above each floor cell: its lowest and highest surface (metres),
+ * and which of SLABS equal slabs up to the tallest piece hold some of it. An open frame (a
+ * sling chair's side, a table's legs and top) leaves the slabs between its members empty, so
+ * light and the room's ambient pass between them as they would past the real piece; lowest to
+ * highest alone would make it a solid panel.
+ */
 class Occupancy {
   readonly lo: Float32Array;
   readonly hi: Float32Array;
+  readonly slabs: Uint32Array;
+  /** Metres per slab. */
+  readonly slab: number;
   top = 0;
   /** The occupied cells' extent in metres, where shadow rays need marching. */
   ext = { x0: Infinity, z0: Infinity, x1: -Infinity, z1: -Infinity };
@@ -112,9 +124,12 @@ class Occupancy {
     readonly cell: number,
     readonly nx: number,
     readonly nz: number,
+    tallest: number,
   ) {
     this.lo = new Float32Array(nx * nz).fill(Infinity);
     this.hi = new Float32Array(nx * nz).fill(-Infinity);
+    this.slabs = new Uint32Array(nx * nz);
+    this.slab = Math.max(tallest, 0.05) / SLABS;
   }
 
   index(x: number, z: number): number {
@@ -123,10 +138,17 @@ class Occupancy {
     return ix < 0 || iz < 0 || ix >= this.nx || iz >= this.nz ? -1 : iz * this.nx + ix;
   }
 
+  slabOf(y: number): number {
+    return Math.min(SLABS - 1, Math.max(0, Math.floor(y / this.slab)));
+  }
+
   mark(i: number, lo: number, hi: number): void {
     if (lo < this.lo[i]!) this.lo[i] = lo;
     if (hi > this.hi[i]!) this.hi[i] = hi;
     if (hi > this.top) this.top = hi;
+    const a = this.slabOf(lo);
+    const n = this.slabOf(hi) - a + 1;
+    this.slabs[i] = this.slabs[i]! | ((n >= 32 ? 0xffffffff : (1 << n) - 1) << a);
     const x = this.x0 + (i % this.nx) * this.cell;
     const z = this.z0 + Math.floor(i / this.nx) * this.cell;
     const e = this.ext;
@@ -134,6 +156,40 @@ class Occupancy {
     if (x + this.cell > e.x1) e.x1 = x + this.cell;
     if (z < e.z0) e.z0 = z;
     if (z + this.cell > e.z1) e.z1 = z + this.cell;
+  }
+
+  /**
+   * Whether height y over cell i is inside the furniture, to the slab: a thin panel (a sling, a
+   * single-sided top) fills its whole slab, so a ray marched in steps cannot slip through it.
+   */
+  solid(i: number, y: number): boolean {
+    return y >= 0 && y <= this.top && ((this.slabs[i]! >>> this.slabOf(y)) & 1) === 1;
+  }
+
+  /**
+   * The heights the furniture fills over cell i, as runs of slabs (each clipped to the cell's
+   * lowest and highest surface where that leaves it some thickness), seen from height y across
+   * the stretch of distances [near, far] a march step stands for: each run adds the span of
+   * slopes (height over distance) it covers to `into`.
+   */
+  addRuns(i: number, y: number, near: number, far: number, into: SpanUnion): void {
+    let w = this.slabs[i]!;
+    const lo = this.lo[i]!;
+    const hi = this.hi[i]!;
+    while (w !== 0) {
+      const s = 31 - Math.clz32(w & -w);
+      const above = ~(w >>> s);
+      const len = above === 0 ? 32 - s : 31 - Math.clz32(above & -above);
+      let y0 = s * this.slab;
+      let y1 = (s + len) * this.slab;
+      if (lo > y0 && lo < y1) y0 = lo;
+      if (hi < y1 && hi > y0) y1 = hi;
+      // Slopes fall with distance above the receiver and rise below it.
+      const a = y0 - y;
+      const b = y1 - y;
+      into.add(a / (a > 0 ? far : near), b / (b > 0 ? near : far));
+      w = s + len >= 32 ? 0 : w & (0xffffffff << (s + len));
+    }
   }
 
   /** Rasterises a triangle's plan onto the cells, with its height interpolated per cell; vertical faces mark the cells along their edges. */
@@ -220,12 +276,65 @@ class Occupancy {
       const ix = Math.floor((qx + ux * t - this.x0) * inv);
       const iz = Math.floor((qz + uz * t - this.z0) * inv);
       if (ix < 0 || iz < 0 || ix >= this.nx || iz >= this.nz) return false;
-      const i = iz * this.nx + ix;
-      if (y >= this.lo[i]! && y <= this.hi[i]!) return true;
+      if (this.solid(iz * this.nx + ix, y)) return true;
     }
     return false;
   }
 }
+
+/**
+ * The union of intervals (of the slopes a direction sees filled) so far, kept sorted and
+ * disjoint; a few per direction, so insertion by shifting is cheap.
+ */
+class SpanUnion {
+  private readonly s = new Float64Array(2 * 64);
+  private n = 0;
+
+  clear(): void {
+    this.n = 0;
+  }
+
+  add(a: number, b: number): void {
+    const s = this.s;
+    let i = 0;
+    while (i < this.n && s[2 * i + 1]! < a) i++;
+    let j = i;
+    let lo = a;
+    let hi = b;
+    while (j < this.n && s[2 * j]! <= b) {
+      lo = Math.min(lo, s[2 * j]!);
+      hi = Math.max(hi, s[2 * j + 1]!);
+      j++;
+    }
+    const merged = j - i;
+    if (merged === 0) {
+      // A new span: past 64 it joins its neighbour (an over-estimate no scene comes near).
+      if (this.n === 64) {
+        const k = Math.min(i, 63);
+        s[2 * k] = Math.min(s[2 * k]!, lo);
+        s[2 * k + 1] = Math.max(s[2 * k + 1]!, hi);
+        return;
+      }
+      for (let k = 2 * this.n - 1; k >= 2 * i; k--) s[k + 2] = s[k]!;
+      this.n++;
+    } else if (merged > 1) {
+      for (let k = 2 * j; k < 2 * this.n; k++) s[k - 2 * (merged - 1)] = s[k]!;
+      this.n -= merged - 1;
+    }
+    s[2 * i] = lo;
+    s[2 * i + 1] = hi;
+  }
+
+  /** The union's total length in an increasing measure of the slope. */
+  total(measure: (slope: number) => number): number {
+    let t = 0;
+    for (let k = 0; k < this.n; k++) t += measure(this.s[2 * k + 1]!) - measure(this.s[2 * k]!);
+    return t;
+  }
+}
+
+/** Scratch for the ambient occlusion's per-direction union (one shading pass runs per thread at a time). */
+const SPANS = new SpanUnion();
 
 /** Ambient occlusion is marched out to this distance, in steps growing geometrically from the receiver. */
 const AO_REACH = 1.6;
@@ -297,16 +406,42 @@ function blocksSun(occ: Occupancy, x: number, z: number, dir: Vec3): boolean {
   for (let s = step; s * rise <= occ.top; s += step) {
     const i = cellAt(occ, x + ux * s, z + uz * s);
     if (i < 0) return false;
-    const y = s * rise;
-    if (occ.lo[i]! <= y && y <= occ.hi[i]!) return true;
+    if (occ.solid(i, s * rise)) return true;
   }
   return false;
 }
 
 /**
+ * Fills SPANS with the slopes the furniture fills seen from (x, y, z) along (ux, uz), out to
+ * the last step. Consecutive steps over cells filled alike (one cell, or the inside of a
+ * sofa's body) are one stretch of distances, added once.
+ */
+function marchSpans(occ: Occupancy, x: number, y: number, z: number, ux: number, uz: number, steps: Float32Array): void {
+  SPANS.clear();
+  let cell = -1;
+  let near = 0;
+  let far = 0;
+  for (let k = 0; k < steps.length; k++) {
+    const d = steps[k]!;
+    const i = cellAt(occ, x + ux * d, z + uz * d);
+    if (i !== cell && (i < 0 || cell < 0 || occ.slabs[i] !== occ.slabs[cell] || occ.lo[i] !== occ.lo[cell] || occ.hi[i] !== occ.hi[cell])) {
+      if (cell >= 0 && occ.slabs[cell] !== 0) occ.addRuns(cell, y, near, far, SPANS);
+      if (i < 0) return;
+      near = k > 0 ? steps[k - 1]! : 0.5 * d;
+    }
+    cell = i;
+    far = d;
+  }
+  if (cell >= 0 && occ.slabs[cell] !== 0) occ.addRuns(cell, y, near, far, SPANS);
+}
+
+/** The cosine-weighted measure of elevations from the floor up to slope t: sin^2 of the elevation. */
+const floorMeasure = (t: number) => (t * t) / (1 + t * t);
+
+/**
  * Irradiance left at a floor point by the furniture, as a fraction of the open floor's: per
- * azimuth the occluders' elevation span, in the cosine-weighted measure sin^2 of the elevation
- * (the union of spans taken as their hull, exact for one piece per direction).
+ * azimuth the elevations the furniture fills, in the cosine-weighted measure sin^2 of the
+ * elevation, each elevation counted once however many pieces fill it.
  */
 function floorAmbient(occ: Occupancy, x: number, z: number, steps: Float32Array, dirs: Float32Array, id: number): number {
   let blocked = 0;
@@ -314,27 +449,17 @@ function floorAmbient(occ: Occupancy, x: number, z: number, steps: Float32Array,
   for (let a = 0; a < AO_DIRS; a++) {
     const ux = u[2 * a]!;
     const uz = u[2 * a + 1]!;
-    // The lowest and highest slopes seen (the measure grows with the slope).
-    let lo = Infinity;
-    let hi = 0;
-    for (let k = 0; k < steps.length; k++) {
-      const d = steps[k]!;
-      const i = cellAt(occ, x + ux * d, z + uz * d);
-      if (i < 0) break;
-      const top = occ.hi[i]!;
-      if (top <= 0) continue;
-      const t0 = Math.max(0, occ.lo[i]!) / d;
-      const t1 = top / d;
-      if (t0 < lo) lo = t0;
-      if (t1 > hi) hi = t1;
-    }
-    if (hi > lo) blocked += (hi * hi) / (1 + hi * hi) - (lo * lo) / (1 + lo * lo);
+    marchSpans(occ, x, 0, z, ux, uz, steps);
+    blocked += SPANS.total(floorMeasure);
   }
   return 1 - (1 - FURNITURE_BOUNCE) * (blocked / AO_DIRS);
 }
 
-/** E(e) = integral of cos^2 from 0 to e: the cosine-weighted measure of elevations seen from a wall. */
-const wallMeasure = (e: number) => e / 2 + Math.sin(2 * e) / 4;
+/** E(atan t) with E(e) = integral of cos^2 from 0 to e: the cosine-weighted measure of elevations seen from a wall, up to slope t. */
+const wallMeasure = (t: number) => {
+  const e = Math.atan(t);
+  return e / 2 + Math.sin(2 * e) / 4;
+};
 
 /** The same for a point on a wall at height y, over the half-space in front of the wall. */
 function wallAmbient(occ: Occupancy, x: number, y: number, z: number, n: Vec3, steps: Float32Array, dirs: Float32Array, id: number): number {
@@ -347,21 +472,8 @@ function wallAmbient(occ: Occupancy, x: number, y: number, z: number, n: Vec3, s
     const facing = ux * n[0] + uz * n[2];
     if (facing <= 0.05) continue;
     total += facing * (Math.PI / 2);
-    // The lowest and highest slopes seen; the measure grows with the slope, so it is taken once at the end.
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let k = 0; k < steps.length; k++) {
-      const d = steps[k]!;
-      const i = cellAt(occ, x + ux * d, z + uz * d);
-      if (i < 0) break;
-      const top = occ.hi[i]!;
-      if (top === -Infinity) continue;
-      const t0 = (occ.lo[i]! - y) / d;
-      const t1 = (top - y) / d;
-      if (t0 < lo) lo = t0;
-      if (t1 > hi) hi = t1;
-    }
-    if (hi > lo) blocked += facing * (wallMeasure(Math.atan(hi)) - wallMeasure(Math.atan(lo)));
+    marchSpans(occ, x, y, z, ux, uz, steps);
+    blocked += facing * SPANS.total(wallMeasure);
   }
   return total > 0 ? 1 - (1 - FURNITURE_BOUNCE) * (blocked / total) : 1;
 }
@@ -602,9 +714,13 @@ export function shadowCaster(
   while ((bounds.x1 - bounds.x0) / cell > FLOOR_GRID_SIDE || (bounds.z1 - bounds.z0) / cell > FLOOR_GRID_SIDE) cell *= 1.25;
   const nx = Math.max(2, Math.ceil((bounds.x1 - bounds.x0) / cell));
   const nz = Math.max(2, Math.ceil((bounds.z1 - bounds.z0) / cell));
-  const occ = new Occupancy(bounds.x0, bounds.z0, cell, nx, nz);
-  const extent = { x0: Infinity, z0: Infinity, x1: -Infinity, z1: -Infinity };
   const P = mesh.positions;
+  let tallest = 0;
+  for (let t = 0; t < mesh.materials.length; t++) {
+    if (casts[t]) tallest = Math.max(tallest, P[t * 9 + 1]!, P[t * 9 + 4]!, P[t * 9 + 7]!);
+  }
+  const occ = new Occupancy(bounds.x0, bounds.z0, cell, nx, nz, tallest);
+  const extent = { x0: Infinity, z0: Infinity, x1: -Infinity, z1: -Infinity };
   for (let t = 0; t < mesh.materials.length; t++) {
     if (!casts[t]) continue;
     occ.addTriangle(P, t * 9);
