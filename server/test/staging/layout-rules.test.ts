@@ -68,7 +68,7 @@ describe("a stager's layout on the fixture photos", () => {
     expect(apart / pairs).toBeGreaterThan(0.85);
   });
 
-  it("closes the group on the camera's side instead of leaving the foreground empty: an armchair turned to the coffee table from beside it, or where none fits or it would show its back, an open sling chair", () => {
+  it("closes the group on the camera's side instead of leaving the foreground empty: an armchair beside the coffee table showing some of its front, or where none fits, an open sling chair", () => {
     // 'beside': the wider luxury groups leave no place well before the table, only beside it.
     // A minimalist room has no stuffed armchairs: only the open sling chair closes its group.
     const expected: Record<string, Record<string, 'armchair' | 'slingChair' | 'beside' | 'none'>> = {
@@ -80,7 +80,8 @@ describe("a stager's layout on the fixture photos", () => {
       // luxury groups leave no place for the sling chair clear of the photo's near wall either.
       'rooms/empty-living-portrait.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: 'none', minimalist: 'none' },
       // Seen across its corner: the group's own armchair stands on the right, and the closing one
-      // across the table from it, turned to the table, showing the camera its side.
+      // across the table from it, turned halfway from the table to the lens: turned to the table it
+      // would show the camera its side, a wingback's a blank upholstered block.
       'generative/empty-room-pruna-before.jpg': { modern: 'armchair', traditional: 'armchair', luxury: 'armchair', minimalist: 'slingChair' },
       // A narrow portrait frame: only a sling chair beside the table, at the frame's edge, fits;
       // the minimalist group stands too near that edge to leave it a place.
@@ -105,15 +106,16 @@ describe("a stager's layout on the fixture photos", () => {
         const [fx, fz] = facing(chair!);
         const off = (yaw: number) => Math.abs(Math.atan2(Math.sin(yaw - chair!.yaw), Math.cos(yaw - chair!.yaw)));
         const toTable = Math.atan2(table.x - chair!.x, table.z - chair!.z);
-        // Turned to the table; a sling chair may instead face the sofa square, or halfway between
-        // that and the table or the camera.
+        // Turned to the table; an armchair may instead turn halfway from that to the camera, and a
+        // sling chair face the sofa square, or halfway between that and the table or the camera.
         const square = sofa.yaw + Math.PI;
         const halfway = (a: number, b: number) => a + Math.atan2(Math.sin(b - a), Math.cos(b - a)) / 2;
-        const turns = kind === 'armchair' ? [toTable] : [toTable, square, halfway(square, toTable), halfway(square, Math.atan2(-chair!.x, -chair!.z))];
+        const toLens = Math.atan2(-chair!.x, -chair!.z);
+        const turns = kind === 'armchair' ? [toTable, halfway(toTable, toLens)] : [toTable, square, halfway(square, toTable), halfway(square, toLens)];
         expect(Math.min(...turns.map(off)), `${name} ${style}`).toBeLessThan(0.05);
-        // Seen from its side or front, never square from behind; an armchair at least from its side.
+        // Seen from its side or front, never square from behind; an armchair showing some of its front.
         const toCamera = (fx * -chair!.x + fz * -chair!.z) / Math.hypot(chair!.x, chair!.z);
-        expect(toCamera, `${name} ${style}`).toBeGreaterThanOrEqual(kind === 'armchair' ? -0.1 : -0.5);
+        expect(toCamera, `${name} ${style}`).toBeGreaterThanOrEqual(kind === 'armchair' ? 0.25 : -0.5);
         // Where the room leaves it space, it is posed three-quarters to the lens, as the generative
         // reference's chair stands in the portrait room: it shows its front, not its side.
         if (name === 'rooms/empty-open-plan-living-dining.jpg' && (style === 'modern' || style === 'traditional')) expect(toCamera).toBeGreaterThan(0.5);
@@ -144,7 +146,7 @@ describe("a stager's layout on the fixture photos", () => {
     expect(feet).toBeGreaterThan(0);
   });
 
-  it('closes the open-plan room cropped to its middle with an armchair beside the table, showing the camera its side', async () => {
+  it('closes the open-plan room cropped to its middle with an armchair beside the table, showing the camera some of its front', async () => {
     const bytes = readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-open-plan-living-dining.jpg', import.meta.url)));
     const { width, height } = await sharp(bytes).metadata();
     const crop = await sharp(bytes)
@@ -159,7 +161,7 @@ describe("a stager's layout on the fixture photos", () => {
       const chair = placed.find((p) => p.foreground);
       expect(chair, style).toMatchObject({ kind: 'armchair' });
       const [fx, fz] = facing(chair!);
-      expect((fx * -chair!.x + fz * -chair!.z) / Math.hypot(chair!.x, chair!.z), style).toBeGreaterThanOrEqual(-0.1);
+      expect((fx * -chair!.x + fz * -chair!.z) / Math.hypot(chair!.x, chair!.z), style).toBeGreaterThanOrEqual(0.25);
       const table = placed.find((p) => p.kind === 'coffeeTable')!;
       expect(Math.hypot(chair!.x - table.x, chair!.z - table.z), style).toBeLessThan(2.1);
     }

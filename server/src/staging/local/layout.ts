@@ -494,7 +494,11 @@ function groupFor(roomType: RoomType, style: StyleDef, ceiling: number, arrangem
 function hidesAnchor(room: RoomModel, p: Placement, placed: Placement[], anchor: PieceKind, limit = 0.3): boolean {
   if (['rug', 'art', 'pendant', 'chair', 'officeChair', anchor].includes(p.kind)) return false;
   const main = placed.find((q) => q.kind === anchor);
-  if (!main) return false;
+  return main ? hides(room, p, main, limit) : false;
+}
+
+/** Whether p, standing nearer the camera than `main`, covers more than `limit` of main's outline in the photo. */
+function hides(room: RoomModel, p: Placement, main: Placement, limit: number): boolean {
   const a = imageBox(room, p);
   const b = imageBox(room, main);
   if (!a || !b) return false;
@@ -650,10 +654,13 @@ const FRONT_VIEW_GAIN = 0.4;
 
 /**
  * How far a foreground chair may turn its back to the camera (the facing measure in closingChair:
- * 1 its front, 0 its side, -1 its back). A stuffed armchair's back is a blank upholstered block
- * before the group, so it shows at least its side; an open sling chair shows its frame either way.
+ * 1 its front, 0 its side, -1 its back). A stuffed armchair's back and side are blank upholstered
+ * blocks before the group (a wingback's side most of all), so it shows some of its front; an
+ * open sling chair shows its frame either way.
  */
-const MIN_FACING: Partial<Record<PieceKind, number>> = { armchair: -0.1 };
+const MIN_FACING: Partial<Record<PieceKind, number>> = { armchair: 0.25 };
+/** A chair turned to the table at least this far to the camera stands beside the table, not before it. */
+const SIDE_ON = -0.1;
 
 /** What a foreground chair cut by a side of the frame costs, per share of its width cut off, as metres off its ideal distance. */
 const CUT_COST = 8;
@@ -670,9 +677,10 @@ const CLOSING_DISTANCE = 1.45;
 
 /**
  * A stager does not leave the photo's foreground empty: when nothing of the living room's group
- * stands between its coffee table and the camera, an armchair goes there, turned to the table,
- * on the floor nearest the ideal distance from it and otherwise as near the camera as every rule
- * allows (in frame, clear of openings and of the other pieces, hiding neither sofa nor table).
+ * stands between its coffee table and the camera, an armchair goes there, turned to the table
+ * or halfway from it to the lens so that it shows some of its front, on the floor nearest the
+ * ideal distance from it and otherwise as near the camera as every rule allows (in frame, clear
+ * of openings and of the other pieces, hiding neither sofa, table nor the group's own armchair).
  * Where no armchair fits, an open sling chair may: it hides less of what is behind it, and may
  * face the sofa square across the group rather than the table, showing its side where a chair
  * turned to the table would show its back.
@@ -696,11 +704,17 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
   };
   // Beside the table, no farther from the camera than it, where the wider groups leave no place well before it.
   // A style without stuffed armchairs (minimalist) still closes its group, with the open chair alone.
-  const armchair = style.omit.includes('armchair') ? null : closing('armchair', () => []);
+  // An armchair beside the table, which turned to it would show its side, may turn halfway from it
+  // to the lens, as a stager angles one to show its front; from before the table it would face away from the group.
+  const toLens: Alternatives = (yaw, x, z) => (lensFacing(yaw, x, z) >= SIDE_ON ? [between(yaw, Math.atan2(-x, -z))] : []);
+  const armchair = style.omit.includes('armchair') ? null : closing('armchair', toLens);
   const sling = () => (style.omit.includes('slingChair') ? null : (closing('slingChair', turns) ?? closing('slingChair', turns, 0)));
   const chair = armchair ?? sling();
   return chair ? [...placed, chair] : placed;
 }
+
+/** How squarely a chair at (x, z) turned to `yaw` faces the camera (1), shows its side (0) or turns its back (-1). */
+const lensFacing = (yaw: number, x: number, z: number) => (Math.sin(yaw) * -x + Math.cos(yaw) * -z) / Math.hypot(x, z);
 
 /** The yaws a closing chair at (x, z) may take besides `yaw`, the one turning it to the table. */
 type Alternatives = (yaw: number, x: number, z: number) => number[];
@@ -739,10 +753,10 @@ function closingChair(
       if (reach < table.size.d / 2 + size.d / 2 + 0.35 || reach > CLOSING_DISTANCE + 0.6) continue;
       // Across the group from an armchair already there, not beside it.
       const crowded = placed.some((q) => q.kind === 'armchair' && Math.hypot(q.x - x, q.z - z) < 1.4);
+      if (crowded && process.env.DBG_CROWD) continue;
       const toTable = Math.atan2(table.x - x, table.z - z);
       for (const yaw of [toTable, ...alternatives(toTable, x, z)]) {
-        // How squarely it faces the camera (1) or turns its back (-1).
-        const facing = (Math.sin(yaw) * -x + Math.cos(yaw) * -z) / Math.hypot(x, z);
+        const facing = lensFacing(yaw, x, z);
         // Turned to the table from beside it, so the camera sees its side: from in front of the table it shows its back.
         if (facing < (MIN_FACING[kind] ?? -0.5)) continue;
         // Of the places left, the more of its front it shows the better, and its back costs more than its front gains; one turned to the table beats one turned aside.
@@ -758,6 +772,8 @@ function closingChair(
         if (best && total >= best.cost) continue;
         // A low table may be half behind the chair, as it is from a seat in the room.
         if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
+        // Nor before the group's own armchair, which it would double in the photo.
+        if (placed.some((q) => q.kind === 'armchair' && hides(room, p, q, 0.3))) continue;
         best = { p, cost: total };
       }
     }
