@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
-import { evalSh, type RoomRadiance } from '../../src/staging/local/light.ts';
+import { evalSh, mirrorLight, reflectedLight, type RoomRadiance } from '../../src/staging/local/light.ts';
 import { daylightFalloff, estimateLighting } from '../../src/staging/local/render.ts';
 import type { RoomBox } from '../../src/staging/local/roombox.ts';
 import { openingLights } from '../../src/staging/local/shadows.ts';
-import type { Vec3 } from '../../src/staging/local/vec.ts';
+import { normalize, type Vec3 } from '../../src/staging/local/vec.ts';
 
 async function room(name: string) {
   const photo = await decodeImage(readFileSync(fileURLToPath(new URL(`../fixtures/rooms/${name}`, import.meta.url))));
@@ -58,6 +58,38 @@ describe("the furniture's light is the photo's own", () => {
       expect(mean * 0.75).toBeGreaterThan(walls * 0.6);
       expect(mean * 0.75).toBeLessThan(walls * 1.8);
     }
+  });
+});
+
+describe('what a mirror-like surface reflects', () => {
+  it("is the photo's own room, as sharp as the photo: the balcony door's frames show between its panes", async () => {
+    const r = await room('empty-living-portrait.jpg');
+    const { box } = r;
+    // From a glass top in the middle of the floor, rays across the back wall 1.2 m up.
+    const o: Vec3 = [(box.left + box.right) / 2, 0.45, 2.5];
+    const mirror: number[] = [];
+    const blurred: number[] = [];
+    const out: Vec3 = [0, 0, 0];
+    for (let k = 0; k <= 40; k++) {
+      const d = normalize([box.left + ((box.right - box.left) * k) / 40 - o[0], 1.2 - o[1], box.back - o[2]]);
+      mirrorLight(r.radiance, r.camera, box, r.openings, o, d, out);
+      mirror.push(lum(out));
+      reflectedLight(r.radiance, d, 'polished', out);
+      blurred.push(lum(out));
+    }
+    // A frame between two panes: a sample far darker than both its neighbours.
+    const frames = (p: number[]) => p.filter((v, k) => k > 0 && k < p.length - 1 && v < 0.2 * Math.min(p[k - 1]!, p[k + 1]!)).length;
+    expect(frames(mirror)).toBeGreaterThanOrEqual(2);
+    expect(frames(blurred)).toBe(0);
+    // The panes at the light's level (the door's gain over its pixels), the wall at the room's.
+    expect(Math.max(...mirror)).toBeGreaterThan(0.8 * r.radiance.gain);
+    expect(Math.min(...mirror)).toBeLessThan(0.5);
+    // Towards the camera, where the photo shows nothing, the map stands in.
+    const back = normalize([0.1, 0.3, -1]);
+    const a: Vec3 = [0, 0, 0];
+    mirrorLight(r.radiance, r.camera, box, r.openings, o, back, a);
+    reflectedLight(r.radiance, back, 'polished', out);
+    expect(a).toEqual(out);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Camera } from './camera.ts';
 import type { Opening, Wall } from './analyze.ts';
+import { SRGB_TO_LINEAR, type RgbImage } from './image.ts';
 import { toLinear } from './materials.ts';
 import { sampleColor, type ColorPlanes, type RoomBox } from './roombox.ts';
 import { clamp, normalize, type Vec3 } from './vec.ts';
@@ -30,6 +31,10 @@ export interface RoomRadiance {
   key: Vec3 | null;
   /** How much brighter than their clipped pixels the openings were taken to be. */
   gain: number;
+  /** What the surfaces' pixels were scaled by besides: the light the photo does not show. */
+  lift: number;
+  /** The photo the map was taken from (the analysis size), for what a mirror-like surface reflects of the room in view. */
+  view: RgbImage;
 }
 
 /** Where the room's radiance is measured: a point in the middle of the floor, 0.7 m up, where the furniture groups stand. */
@@ -143,7 +148,17 @@ const luminance = (c: ArrayLike<number>, i = 0) => 0.2126 * c[i]! + 0.7152 * c[i
  * lights are then scaled up until the room's light budget balances: the surfaces' mean radiance
  * must be ROOM_ALBEDO times the mean light arriving.
  */
-export function estimateRadiance(cam: Camera, box: RoomBox, walls: Wall[], openings: Opening[], color: ColorPlanes, floorColor: Vec3, ceilingColor: Vec3 | null, centre: Vec3): RoomRadiance {
+export function estimateRadiance(
+  cam: Camera,
+  box: RoomBox,
+  walls: Wall[],
+  openings: Opening[],
+  color: ColorPlanes,
+  floorColor: Vec3,
+  ceilingColor: Vec3 | null,
+  centre: Vec3,
+  view: RgbImage,
+): RoomRadiance {
   const wallMean: Vec3 = [0, 0, 0];
   for (const w of walls) for (let k = 0; k < 3; k++) wallMean[k]! += w.color[k]! / walls.length;
   if (!walls.length) wallMean.fill(0.7);
@@ -223,7 +238,7 @@ export function estimateRadiance(cam: Camera, box: RoomBox, walls: Wall[], openi
     }
   }
   const key = Math.hypot(...keySum) > 1e-6 ? normalize([keySum[0], Math.max(keySum[1], 0.35 * Math.hypot(keySum[0], keySum[2])), keySum[2]]) : null;
-  return { env, glossy: blurEnv(env, 2), satin: blurEnv(env, 5), daylight, ambient, sun, key, gain };
+  return { env, glossy: blurEnv(env, 2), satin: blurEnv(env, 5), daylight, ambient, sun, key, gain, lift, view };
 }
 
 /** Box blur of the map, `radius` texels each way, wrapping around in longitude; twice, so nearly Gaussian. */
@@ -284,4 +299,35 @@ export function reflectedLight(r: RoomRadiance, d: Vec3, finish: Finish, out: Ve
   for (let c = 0; c < 3; c++) {
     out[c] = w00 * map[(j0 + i0) * 3 + c]! + w10 * map[(j0 + i1) * 3 + c]! + w01 * map[(j1 + i0) * 3 + c]! + w11 * map[(j1 + i1) * 3 + c]!;
   }
+}
+
+/**
+ * What a mirror-like surface at `o` reflects along `d` (unit), into `out`: the photo's own pixel
+ * where the ray meets the room box in view, at the radiance map's scale (the openings' gain, the
+ * surfaces' lift), so a glass top shows the window's frames and the door where they are. Off the
+ * photo (behind the camera, above its top) the map's texel stands in.
+ */
+export function mirrorLight(r: RoomRadiance, cam: Camera, box: RoomBox, openings: Opening[], o: Vec3, d: Vec3, out: Vec3): void {
+  const { p, surface } = hitBox(o, d, box);
+  const q = surface === 'front' ? null : cam.project(p);
+  const v = r.view;
+  if (!q || q.depth <= 0.2 || q.u < 0 || q.v < 0 || q.u > v.width - 1.001 || q.v > v.height - 1.001) {
+    reflectedLight(r, d, 'polished', out);
+    return;
+  }
+  const x0 = Math.floor(q.u);
+  const y0 = Math.floor(q.v);
+  const fx = q.u - x0;
+  const fy = q.v - y0;
+  const i = (y0 * v.width + x0) * 3;
+  const j = i + v.width * 3;
+  let peak = 0;
+  for (let c = 0; c < 3; c++) {
+    const s = (1 - fy) * ((1 - fx) * v.data[i + c]! + fx * v.data[i + 3 + c]!) + fy * ((1 - fx) * v.data[j + c]! + fx * v.data[j + 3 + c]!);
+    out[c] = s;
+    peak = Math.max(peak, s);
+  }
+  const wall = surface !== 'floor' && surface !== 'ceiling';
+  const k = inOpening(p, surface, openings) || (wall && peak / 255 > CLIPPED) ? r.gain : r.lift;
+  for (let c = 0; c < 3; c++) out[c] = k * SRGB_TO_LINEAR[Math.round(out[c]!)]!;
 }

@@ -4,7 +4,7 @@ import type { Camera } from './camera.ts';
 import { cavityOcclusion } from './cavity.ts';
 import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
-import { evalSh, radianceCentre, reflectedLight, type RoomRadiance } from './light.ts';
+import { evalSh, mirrorLight, radianceCentre, reflectedLight, type RoomRadiance } from './light.ts';
 import { albedo, prepare, relief, texturePixel, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
@@ -192,6 +192,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
   const day: Vec3 = [0, 0, 0];
   const env: Vec3 = [0, 0, 0];
   const refl: Vec3 = [0, 0, 0];
+  const at: Vec3 = [0, 0, 0];
   const bump: Vec3 = [0, 0, 0];
   const back: Vec3 = [0, 0, 0];
   const eye: Vec3 = [0, cam.p.eyeHeight, 0];
@@ -223,7 +224,10 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       refl[1] = 2 * c * side * ny - vy;
       refl[2] = 2 * c * side * nz - vz;
       evalSh(radiance.ambient, side * nx, side * ny, side * nz, amb);
-      reflectedLight(radiance, refl, 'polished', env);
+      at[0] = f.px;
+      at[1] = f.py;
+      at[2] = f.pz;
+      mirrorLight(radiance, room.camera, room.box, room.openings, at, refl, env);
       const peak = Math.max(env[0], env[1], env[2]);
       if (peak > GLASS_MIRROR_CAP) for (let ch = 0; ch < 3; ch++) env[ch] = (env[ch]! * GLASS_MIRROR_CAP) / peak;
       // The mirror rays leave the pane on the viewer's side, clear of its own frame; eight of them
@@ -346,9 +350,15 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
     refl[1] = 2 * ndv * ny - vy;
     refl[2] = 2 * ndv * nz - vz;
     const glossy = m.shininess >= 50;
-    // Polished brass and chrome mirror the room: blurred like lacquer they showed no reflection
-    // at all, a flat yellow. Brushed, rubbed and antiqued metals and matte black legs keep the blur.
-    reflectedLight(radiance, refl, m.kind === 'metal' && m.polished ? 'polished' : glossy ? 'glossy' : 'satin', env);
+    // Polished brass and chrome mirror the room, the photo's own pixels where the reflection
+    // meets the room in view: blurred like lacquer they showed no reflection at all, a flat
+    // yellow. Brushed, rubbed and antiqued metals and matte black legs keep the blur.
+    if (m.kind === 'metal' && m.polished) {
+      at[0] = f.px;
+      at[1] = f.py;
+      at[2] = f.pz;
+      mirrorLight(radiance, room.camera, box, room.openings, at, refl, env);
+    } else reflectedLight(radiance, refl, glossy ? 'glossy' : 'satin', env);
     const fres = (1 - ndv) ** 5;
     if (m.kind === 'metal') {
       const k = (0.55 + 0.45 * fres) * ao;
