@@ -629,8 +629,14 @@ function runs(flags: boolean[], emit: (i0: number, i1: number) => void): void {
 /** How many rival depth vanishing points are tried, and the share of the best's support each needs. */
 const RIVAL_VPS = 3;
 const RIVAL_SHARE = 0.5;
-/** A rival's room box must explain the photo this much better than the best supported one's. */
+/**
+ * A rival's room box must explain the photo this much better than the best supported one's, by
+ * its floor and ceiling lines together: a family of lines on the floor alone (sun patches' edges,
+ * tiles on the diagonal, reflections in a glossy floor) can fit a box's floor lines as well as
+ * the room's own, but not its ceiling's.
+ */
 const RIVAL_MARGIN = 1.25;
+const explained = (box: RoomBox) => box.score + (box.ceilingScore ?? 0);
 
 /**
  * The camera and room box together. Lines alone can mistake another family of parallels for
@@ -647,7 +653,7 @@ function cameraAndBox(segments: Segment[], color: ColorPlanes, width: number, he
     const rival = estimateCamera(segments, width, height, vp);
     if (!rival.fromVp) continue;
     const box = fitRoomBox(rival.camera, color);
-    if (!box.fallback && box.score > RIVAL_MARGIN * Math.max(best.box.score, 0)) best = { ...rival, box };
+    if (!box.fallback && explained(box) > RIVAL_MARGIN * Math.max(explained(best.box), 0)) best = { ...rival, box };
   }
   return best;
 }

@@ -17,8 +17,10 @@ export interface RoomBox {
   right: number;
   back: number;
   ceiling: number;
-  /** Evidence score of the fit; low means the default box was used. */
+  /** Evidence score of the fit (its floor lines); low means the default box was used. */
   score: number;
+  /** The same for its ceiling lines at `ceiling`, where the fit measured them. */
+  ceilingScore?: number;
   fallback: boolean;
   /** Per wall, how strongly its floor line is seen (0..1): a preference for anchoring furniture. */
   evidence: { left: number; right: number; back: number };
@@ -226,7 +228,7 @@ export function fitRoomBox(cam: Camera, c: ColorPlanes): RoomBox {
   const long = Math.max(c.width, c.height);
   const fallback = !(best.score > 0.025 * long);
   const box = fallback ? { ...DEFAULT_BOX, score: best.score } : { ...best };
-  const ceiling = fitCeiling(scorer, box);
+  const { height: ceiling, score: ceilingScore } = fitCeiling(scorer, box);
   const density = (p0: Vec3, p1: Vec3) => {
     const s = scorer.score(p0, p1);
     return scorer.lastLength > 0 ? clamp01(s / (0.15 * scorer.lastLength)) : 0;
@@ -242,14 +244,14 @@ export function fitRoomBox(cam: Camera, c: ColorPlanes): RoomBox {
     return fallback || scorer.lastLength < 0.05 * long ? 1 : d;
   };
   const nearEvidence = { left: nearSide(box.left), right: nearSide(box.right) };
-  return { left: box.left, right: box.right, back: box.back, ceiling, score: best.score, fallback, evidence, nearEvidence };
+  return { left: box.left, right: box.right, back: box.back, ceiling, score: best.score, ceilingScore, fallback, evidence, nearEvidence };
 }
 
 function clamp01(v: number): number {
   return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
-function fitCeiling(scorer: LineScorer, box: { left: number; right: number; back: number }): number {
+function fitCeiling(scorer: LineScorer, box: { left: number; right: number; back: number }): { height: number; score: number } {
   let bestH = DEFAULT_BOX.ceiling;
   let bestS = 0;
   for (let h = 2.2; h <= 4.2; h += 0.05) {
@@ -262,5 +264,5 @@ function fitCeiling(scorer: LineScorer, box: { left: number; right: number; back
       bestH = h;
     }
   }
-  return bestH;
+  return { height: bestH, score: bestS };
 }
