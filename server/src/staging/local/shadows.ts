@@ -675,6 +675,8 @@ export interface ShadowCaster {
   extent: { x0: number; z0: number; x1: number; z1: number };
   steps: Float32Array;
   dirs: Float32Array;
+  /** The plan of every casting triangle's part within CONTACT_GAP of the floor, as polygons. */
+  feet: Array<Array<[number, number]>>;
 }
 
 /** Most cells along a side of the floor's grid. */
@@ -721,9 +723,12 @@ export function shadowCaster(
   }
   const occ = new Occupancy(bounds.x0, bounds.z0, cell, nx, nz, tallest);
   const extent = { x0: Infinity, z0: Infinity, x1: -Infinity, z1: -Infinity };
+  const feet: ShadowCaster['feet'] = [];
   for (let t = 0; t < mesh.materials.length; t++) {
     if (!casts[t]) continue;
     occ.addTriangle(P, t * 9);
+    const foot = belowGap(P, t * 9);
+    if (foot) feet.push(foot);
     for (let k = 0; k < 3; k++) {
       extent.x0 = Math.min(extent.x0, P[t * 9 + k * 3]!);
       extent.x1 = Math.max(extent.x1, P[t * 9 + k * 3]!);
@@ -739,7 +744,110 @@ export function shadowCaster(
     dirs[2 * a] = Math.cos(th);
     dirs[2 * a + 1] = Math.sin(th);
   }
-  return { occ, box, lights, bounds, sun, extent, steps: aoSteps(cell), dirs };
+  return { occ, box, lights, bounds, sun, extent, steps: aoSteps(cell), dirs, feet };
+}
+
+/** The plan (x, z) of the part of triangle `o` of P within CONTACT_GAP of the floor, or null. */
+function belowGap(P: ArrayLike<number>, o: number): Array<[number, number]> | null {
+  const out: Array<[number, number]> = [];
+  for (let k = 0; k < 3; k++) {
+    const a = o + 3 * k;
+    const b = o + 3 * ((k + 1) % 3);
+    const ya = P[a + 1]!;
+    const yb = P[b + 1]!;
+    if (ya <= CONTACT_GAP) out.push([P[a]!, P[a + 2]!]);
+    if (ya <= CONTACT_GAP !== yb <= CONTACT_GAP) {
+      const t = (CONTACT_GAP - ya) / (yb - ya);
+      out.push([P[a]! + (P[b]! - P[a]!) * t, P[a + 2]! + (P[b + 2]! - P[a + 2]!) * t]);
+    }
+  }
+  return out.length ? out : null;
+}
+
+/** Cells (metres) of the contact shadows' own map: a thin leg's dark rim is a centimetre or two wide. */
+const CONTACT_CELL = 0.005;
+/** How far past what touches the floor the contact map reaches: its darkening is under 1 % beyond. */
+const CONTACT_MARGIN = 5 * CONTACT_REACH;
+
+/**
+ * The contact shadows alone, on a grid of CONTACT_CELL over what touches the floor: on the
+ * floor's grid (2.5 cm cells or more, smoothed) a chair leg's dark rim spread into a soft blot
+ * some 10 cm wide.
+ */
+function contactMap(feet: ShadowCaster['feet']): ShadeGrid | null {
+  let x0 = Infinity;
+  let z0 = Infinity;
+  let x1 = -Infinity;
+  let z1 = -Infinity;
+  for (const f of feet) {
+    for (const [x, z] of f) {
+      x0 = Math.min(x0, x);
+      z0 = Math.min(z0, z);
+      x1 = Math.max(x1, x);
+      z1 = Math.max(z1, z);
+    }
+  }
+  if (!(x1 >= x0)) return null;
+  x0 -= CONTACT_MARGIN;
+  z0 -= CONTACT_MARGIN;
+  const c = CONTACT_CELL;
+  const nu = Math.ceil((x1 + CONTACT_MARGIN - x0) / c);
+  const nv = Math.ceil((z1 + CONTACT_MARGIN - z0) / c);
+  const touch = new Uint8Array(nu * nv);
+  const mark = (x: number, z: number) => {
+    const u = Math.floor((x - x0) / c);
+    const v = Math.floor((z - z0) / c);
+    if (u >= 0 && v >= 0 && u < nu && v < nv) touch[v * nu + u] = 1;
+  };
+  for (const f of feet) {
+    // Its outline, stepped at half a cell (all there is of a vertical face's plan)...
+    for (let k = 0; k < f.length; k++) {
+      const [ax, az] = f[k]!;
+      const [bx, bz] = f[(k + 1) % f.length]!;
+      const n = Math.ceil((2 * Math.hypot(bx - ax, bz - az)) / c) + 1;
+      for (let i = 0; i <= n; i++) mark(ax + ((bx - ax) * i) / n, az + ((bz - az) * i) / n);
+    }
+    // ...and its inside (a base's bottom face): a triangle clipped by a plane is convex.
+    let area = 0;
+    for (let k = 0; k < f.length; k++) {
+      const [ax, az] = f[k]!;
+      const [bx, bz] = f[(k + 1) % f.length]!;
+      area += ax * bz - bx * az;
+    }
+    if (f.length < 3 || Math.abs(area) < c * c) continue;
+    const sign = Math.sign(area);
+    const us = f.map(([x]) => (x - x0) / c);
+    const vs = f.map(([, z]) => (z - z0) / c);
+    for (let v = Math.max(0, Math.floor(Math.min(...vs))); v <= Math.min(nv - 1, Math.floor(Math.max(...vs))); v++) {
+      for (let u = Math.max(0, Math.floor(Math.min(...us))); u <= Math.min(nu - 1, Math.floor(Math.max(...us))); u++) {
+        let inside = true;
+        for (let k = 0; k < f.length && inside; k++) {
+          const j = (k + 1) % f.length;
+          inside = sign * ((us[j]! - us[k]!) * (v + 0.5 - vs[k]!) - (vs[j]! - vs[k]!) * (u + 0.5 - us[k]!)) >= 0;
+        }
+        if (inside) touch[v * nu + u] = 1;
+      }
+    }
+  }
+  const near = distanceTo(touch, nu, nv, c);
+  const factor = new Float32Array(nu * nv);
+  for (let i = 0; i < nu * nv; i++) factor[i] = 1 - CONTACT_DARK * Math.exp(-near[i]! / CONTACT_REACH);
+  return new ShadeGrid(x0, z0, c, nu, nv, factor);
+}
+
+/** The floor's light on its grid, with the contact shadows laid over it from their own finer map. */
+class FloorShade extends ShadeGrid {
+  constructor(
+    grid: ShadeGrid,
+    readonly contact: ShadeGrid | null,
+  ) {
+    super(grid.u0, grid.v0, grid.cell, grid.nu, grid.nv, grid.factor);
+  }
+
+  override at(u: number, v: number): number {
+    const f = super.at(u, v);
+    return this.contact ? f * this.contact.at(u, v) : f;
+  }
 }
 
 /** The factors on the floor around the furniture, with and without its contact shadows. */
@@ -775,16 +883,13 @@ export function floorShadows(c: ShadowCaster, rows?: FloorRows): FloorShadows {
   }
   if (rows && !rows.allIn(nz)) throw new RowsLost('the floor grid is incomplete');
   const pieces = fillUnder(smoothOutside(floor, touch, nx, nz), touch, nx, nz);
-  const near = distanceTo(touch, nx, nz, cell);
   const low = new Float32Array(nx * nz);
   for (let i = 0; i < nx * nz; i++) low[i] = Math.max(0, 1 - occ.lo[i]! / LOW_CLEARANCE);
   const lowNear = smooth(low, nx, nz);
-  const withContact = new Float32Array(nx * nz);
-  for (let i = 0; i < nx * nz; i++) {
-    withContact[i] = pieces[i]! * (1 - CONTACT_DARK * Math.exp(-near[i]! / CONTACT_REACH)) * (1 - LOW_DARK * lowNear[i]!);
-  }
+  const underLow = new Float32Array(nx * nz);
+  for (let i = 0; i < nx * nz; i++) underLow[i] = pieces[i]! * (1 - LOW_DARK * lowNear[i]!);
   return {
-    floor: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, withContact),
+    floor: new FloorShade(new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, underLow), contactMap(c.feet)),
     pieces: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, pieces),
   };
 }
