@@ -753,7 +753,6 @@ function closingChair(
       if (reach < table.size.d / 2 + size.d / 2 + 0.35 || reach > CLOSING_DISTANCE + 0.6) continue;
       // Across the group from an armchair already there, not beside it.
       const crowded = placed.some((q) => q.kind === 'armchair' && Math.hypot(q.x - x, q.z - z) < 1.4);
-      if (crowded && process.env.DBG_CROWD) continue;
       const toTable = Math.atan2(table.x - x, table.z - z);
       for (const yaw of [toTable, ...alternatives(toTable, x, z)]) {
         const facing = lensFacing(yaw, x, z);
