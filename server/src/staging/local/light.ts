@@ -35,6 +35,12 @@ export interface RoomRadiance {
   lift: number;
   /** The photo the map was taken from (the analysis size), for what a mirror-like surface reflects of the room in view. */
   view: RgbImage;
+  /**
+   * The same averaged over 7x7 pixels, for a curved mirror (a brass tube): it gathers a wide
+   * angle of the room into each of its pixels, so single bright pixels of the photo (a door's
+   * knob, a clipped fleck) would glitter along it as dots.
+   */
+  viewSoft: RgbImage;
 }
 
 /** Where the room's radiance is measured: a point in the middle of the floor, 0.7 m up, where the furniture groups stand. */
@@ -238,7 +244,29 @@ export function estimateRadiance(
     }
   }
   const key = Math.hypot(...keySum) > 1e-6 ? normalize([keySum[0], Math.max(keySum[1], 0.35 * Math.hypot(keySum[0], keySum[2])), keySum[2]]) : null;
-  return { env, glossy: blurEnv(env, 2), satin: blurEnv(env, 5), daylight, ambient, sun, key, gain, lift, view };
+  return { env, glossy: blurEnv(env, 2), satin: blurEnv(env, 5), daylight, ambient, sun, key, gain, lift, view, viewSoft: boxBlurRgb(view, 3) };
+}
+
+/** A box blur of an RGB image, `r` pixels each way, clamped at its borders. */
+function boxBlurRgb(img: RgbImage, r: number): RgbImage {
+  const { width: w, height: h } = img;
+  // Along rows, then along columns: `at(a, b)` is the pixel b along line a.
+  const pass = (src: Uint8Array, rows: boolean): Uint8Array => {
+    const out = new Uint8Array(src.length);
+    const n = rows ? w : h;
+    const at = (a: number, b: number) => 3 * (rows ? a * w + b : b * w + a);
+    for (let a = 0; a < (rows ? h : w); a++) {
+      for (let b = 0; b < n; b++) {
+        for (let c = 0; c < 3; c++) {
+          let sum = 0;
+          for (let k = -r; k <= r; k++) sum += src[at(a, Math.min(n - 1, Math.max(0, b + k))) + c]!;
+          out[at(a, b) + c] = Math.round(sum / (2 * r + 1));
+        }
+      }
+    }
+    return out;
+  };
+  return { ...img, data: pass(pass(img.data, true), false) };
 }
 
 /** Box blur of the map, `radius` texels each way, wrapping around in longitude; twice, so nearly Gaussian. */
@@ -305,12 +333,13 @@ export function reflectedLight(r: RoomRadiance, d: Vec3, finish: Finish, out: Ve
  * What a mirror-like surface at `o` reflects along `d` (unit), into `out`: the photo's own pixel
  * where the ray meets the room box in view, at the radiance map's scale (the openings' gain, the
  * surfaces' lift), so a glass top shows the window's frames and the door where they are. Off the
- * photo (behind the camera, above its top) the map's texel stands in.
+ * photo (behind the camera, above its top) the map's texel stands in. A `curved` mirror takes
+ * the averaged photo (`viewSoft`).
  */
-export function mirrorLight(r: RoomRadiance, cam: Camera, box: RoomBox, openings: Opening[], o: Vec3, d: Vec3, out: Vec3): void {
+export function mirrorLight(r: RoomRadiance, cam: Camera, box: RoomBox, openings: Opening[], o: Vec3, d: Vec3, out: Vec3, curved = false): void {
   const { p, surface } = hitBox(o, d, box);
   const q = surface === 'front' ? null : cam.project(p);
-  const v = r.view;
+  const v = curved ? r.viewSoft : r.view;
   if (!q || q.depth <= 0.2 || q.u < 0 || q.v < 0 || q.u > v.width - 1.001 || q.v > v.height - 1.001) {
     reflectedLight(r, d, 'polished', out);
     return;

@@ -357,7 +357,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       at[0] = f.px;
       at[1] = f.py;
       at[2] = f.pz;
-      mirrorLight(radiance, room.camera, box, room.openings, at, refl, env);
+      mirrorLight(radiance, room.camera, box, room.openings, at, refl, env, true);
     } else reflectedLight(radiance, refl, glossy ? 'glossy' : 'satin', env);
     const fres = (1 - ndv) ** 5;
     if (m.kind === 'metal') {
