@@ -84,7 +84,7 @@ describe('what a mirror-like surface reflects', () => {
     const frames = (p: number[]) => p.filter((v, k) => k > 0 && k < p.length - 1 && v < 0.2 * Math.min(p[k - 1]!, p[k + 1]!)).length;
     expect(frames(mirror)).toBeGreaterThanOrEqual(2);
     expect(frames(blurred)).toBe(0);
-    // A curved mirror (a brass tube) takes the photo averaged over 7 px: the frames blur into
+    // A curved mirror (a brass tube) takes the photo blurred over some 7 px: the frames blur into
     // the panes, which would otherwise glitter along it as dots, and the door still shines.
     expect(frames(curved)).toBe(0);
     expect(Math.max(...curved)).toBeGreaterThan(0.5 * r.radiance.gain);

@@ -731,7 +731,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const ceiling = ceilingColor(camera, box, color);
   const floorLight = estimateFloorLight(camera, box, color, openings, floorGloss);
   const sun = estimateSun(box, openings, floorLight);
-  const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, radianceCentre(box), img);
+  const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, radianceCentre(box), toPlanes(img, 0).color);
   const counters = detectCounters(camera, box, color, walls, openings, floorColor);
   const obstacles = detectObstacles(camera, box, color, counters, floorColor, floorGloss);
   return {

@@ -1,6 +1,7 @@
 import type { Camera } from './camera.ts';
 import type { Opening, Wall } from './analyze.ts';
-import { SRGB_TO_LINEAR, type RgbImage } from './image.ts';
+import { SRGB_TO_LINEAR } from './image.ts';
+import { blurPlane } from './lines.ts';
 import { toLinear } from './materials.ts';
 import { sampleColor, type ColorPlanes, type RoomBox } from './roombox.ts';
 import { clamp, normalize, type Vec3 } from './vec.ts';
@@ -33,14 +34,14 @@ export interface RoomRadiance {
   gain: number;
   /** What the surfaces' pixels were scaled by besides: the light the photo does not show. */
   lift: number;
-  /** The photo the map was taken from (the analysis size), for what a mirror-like surface reflects of the room in view. */
-  view: RgbImage;
+  /** The photo the map was taken from (the analysis size, sRGB), for what a mirror-like surface reflects of the room in view. */
+  view: ColorPlanes;
   /**
-   * The same averaged over 7x7 pixels, for a curved mirror (a brass tube): it gathers a wide
-   * angle of the room into each of its pixels, so single bright pixels of the photo (a door's
-   * knob, a clipped fleck) would glitter along it as dots.
+   * The same blurred over some 7 pixels (sigma 2), for a curved mirror (a brass tube): it gathers
+   * a wide angle of the room into each of its pixels, so single bright pixels of the photo (a
+   * door's knob, a clipped fleck) would glitter along it as dots.
    */
-  viewSoft: RgbImage;
+  viewSoft: ColorPlanes;
 }
 
 /** Where the room's radiance is measured: a point in the middle of the floor, 0.7 m up, where the furniture groups stand. */
@@ -163,7 +164,7 @@ export function estimateRadiance(
   floorColor: Vec3,
   ceilingColor: Vec3 | null,
   centre: Vec3,
-  view: RgbImage,
+  view: ColorPlanes,
 ): RoomRadiance {
   const wallMean: Vec3 = [0, 0, 0];
   for (const w of walls) for (let k = 0; k < 3; k++) wallMean[k]! += w.color[k]! / walls.length;
@@ -244,29 +245,9 @@ export function estimateRadiance(
     }
   }
   const key = Math.hypot(...keySum) > 1e-6 ? normalize([keySum[0], Math.max(keySum[1], 0.35 * Math.hypot(keySum[0], keySum[2])), keySum[2]]) : null;
-  return { env, glossy: blurEnv(env, 2), satin: blurEnv(env, 5), daylight, ambient, sun, key, gain, lift, view, viewSoft: boxBlurRgb(view, 3) };
-}
-
-/** A box blur of an RGB image, `r` pixels each way, clamped at its borders. */
-function boxBlurRgb(img: RgbImage, r: number): RgbImage {
-  const { width: w, height: h } = img;
-  // Along rows, then along columns: `at(a, b)` is the pixel b along line a.
-  const pass = (src: Uint8Array, rows: boolean): Uint8Array => {
-    const out = new Uint8Array(src.length);
-    const n = rows ? w : h;
-    const at = (a: number, b: number) => 3 * (rows ? a * w + b : b * w + a);
-    for (let a = 0; a < (rows ? h : w); a++) {
-      for (let b = 0; b < n; b++) {
-        for (let c = 0; c < 3; c++) {
-          let sum = 0;
-          for (let k = -r; k <= r; k++) sum += src[at(a, Math.min(n - 1, Math.max(0, b + k))) + c]!;
-          out[at(a, b) + c] = Math.round(sum / (2 * r + 1));
-        }
-      }
-    }
-    return out;
-  };
-  return { ...img, data: pass(pass(img.data, true), false) };
+  const soft = (p: Float32Array) => blurPlane({ width: view.width, height: view.height, data: p }, 2).data;
+  const viewSoft = { width: view.width, height: view.height, r: soft(view.r), g: soft(view.g), b: soft(view.b) };
+  return { env, glossy: blurEnv(env, 2), satin: blurEnv(env, 5), daylight, ambient, sun, key, gain, lift, view, viewSoft };
 }
 
 /** Box blur of the map, `radius` texels each way, wrapping around in longitude; twice, so nearly Gaussian. */
@@ -340,23 +321,11 @@ export function mirrorLight(r: RoomRadiance, cam: Camera, box: RoomBox, openings
   const { p, surface } = hitBox(o, d, box);
   const q = surface === 'front' ? null : cam.project(p);
   const v = curved ? r.viewSoft : r.view;
-  if (!q || q.depth <= 0.2 || q.u < 0 || q.v < 0 || q.u > v.width - 1.001 || q.v > v.height - 1.001) {
+  if (!q || q.depth <= 0.2 || !sampleColor(v, q.u, q.v, out)) {
     reflectedLight(r, d, 'polished', out);
     return;
   }
-  const x0 = Math.floor(q.u);
-  const y0 = Math.floor(q.v);
-  const fx = q.u - x0;
-  const fy = q.v - y0;
-  const i = (y0 * v.width + x0) * 3;
-  const j = i + v.width * 3;
-  let peak = 0;
-  for (let c = 0; c < 3; c++) {
-    const s = (1 - fy) * ((1 - fx) * v.data[i + c]! + fx * v.data[i + 3 + c]!) + fy * ((1 - fx) * v.data[j + c]! + fx * v.data[j + 3 + c]!);
-    out[c] = s;
-    peak = Math.max(peak, s);
-  }
   const wall = surface !== 'floor' && surface !== 'ceiling';
-  const k = inOpening(p, surface, openings) || (wall && peak / 255 > CLIPPED) ? r.gain : r.lift;
-  for (let c = 0; c < 3; c++) out[c] = k * SRGB_TO_LINEAR[Math.round(out[c]!)]!;
+  const k = inOpening(p, surface, openings) || (wall && Math.max(out[0], out[1], out[2]) > CLIPPED) ? r.gain : r.lift;
+  for (let c = 0; c < 3; c++) out[c] = k * SRGB_TO_LINEAR[Math.round(clamp(out[c]!, 0, 1) * 255)]!;
 }
