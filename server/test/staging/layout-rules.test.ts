@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from '../../src/staging/local/analyze.ts';
 import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
-import { footprint, layoutDistance, layoutRoom, layoutVariations, violation, type Placement } from '../../src/staging/local/layout.ts';
+import { closeForeground, footprint, layoutDistance, layoutRoom, layoutVariations, violation, type Placement } from '../../src/staging/local/layout.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
 import { mulberry32 } from '../../src/staging/local/prng.ts';
 import { variationSet } from '../../src/staging/local/set.ts';
@@ -76,16 +76,17 @@ describe("a stager's layout on the fixture photos", () => {
       // back than its side: a blank upholstered block.
       'rooms/empty-open-plan-living-dining.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: 'slingChair', minimalist: 'slingChair' },
       // A narrow room: beside the coffee table there is no room for an armchair, and before it an
-      // armchair turned to the table would show the camera its back. The wider minimalist and
-      // luxury groups leave no place for the sling chair clear of the photo's near wall either.
-      'rooms/empty-living-portrait.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: 'none', minimalist: 'none' },
+      // armchair turned to the table would show the camera its back. The minimalist group stands
+      // a little deeper than it would alone, to leave the sling chair its place; the luxury
+      // group's wider table leaves it none clear of the photo's near wall, and only the sofa's
+      // end, facing away from the group, beside it.
+      'rooms/empty-living-portrait.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: 'none', minimalist: 'slingChair' },
       // Seen across its corner: the group's own armchair stands on the right, and the closing one
       // across the table from it, turned halfway from the table to the lens: turned to the table it
       // would show the camera its side, a wingback's a blank upholstered block.
       'generative/empty-room-pruna-before.jpg': { modern: 'armchair', traditional: 'armchair', luxury: 'armchair', minimalist: 'slingChair' },
-      // A narrow portrait frame: only a sling chair beside the table, at the frame's edge, fits;
-      // the minimalist group stands too near that edge to leave it a place.
-      'rooms/empty-hall-arched-windows.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: 'beside', minimalist: 'none' },
+      // A narrow portrait frame: only a sling chair beside the table, at the frame's edge, fits.
+      'rooms/empty-hall-arched-windows.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: 'beside', minimalist: 'slingChair' },
     };
     for (const [name, kinds] of Object.entries(expected)) {
       const room = rooms.get(name)!;
@@ -113,6 +114,9 @@ describe("a stager's layout on the fixture photos", () => {
         const toLens = Math.atan2(-chair!.x, -chair!.z);
         const turns = kind === 'armchair' ? [toTable, halfway(toTable, toLens)] : [toTable, square, halfway(square, toTable), halfway(square, toLens)];
         expect(Math.min(...turns.map(off)), `${name} ${style}`).toBeLessThan(0.05);
+        // Turned to the sofa only from across the table: beside the sofa's end it would face the wall behind the sofa.
+        const ahead = (p: Placement) => (p.x - sofa.x) * Math.sin(sofa.yaw) + (p.z - sofa.z) * Math.cos(sofa.yaw);
+        if (kind === 'slingChair' && off(toTable) >= 0.05) expect(ahead(chair!), `${name} ${style}`).toBeGreaterThanOrEqual(ahead(table));
         // Seen from its side or front, never square from behind; an armchair showing some of its front.
         const toCamera = (fx * -chair!.x + fz * -chair!.z) / Math.hypot(chair!.x, chair!.z);
         expect(toCamera, `${name} ${style}`).toBeGreaterThanOrEqual(kind === 'armchair' ? 0.25 : -0.5);
@@ -123,6 +127,18 @@ describe("a stager's layout on the fixture photos", () => {
     }
     // Other room types keep their own groups.
     for (const other of rooms.values()) expect(layoutRoom(other, 'bedroom', STYLE_DEFS.modern).some((p) => p.foreground)).toBe(false);
+  });
+
+  it('sets a group a little deeper where that leaves its foreground chair a place: the portrait room, minimalist', () => {
+    const room = rooms.get('rooms/empty-living-portrait.jpg')!;
+    const style = STYLE_DEFS.minimalist;
+    const placed = layoutRoom(room, 'living_room', style);
+    const chair = placed.find((p) => p.foreground);
+    expect(chair).toBeDefined();
+    const group = placed.filter((p) => p !== chair);
+    expect(closeForeground(room, group, style)).toEqual(placed);
+    // The same group 10 cm nearer the camera, where it would stand best alone, leaves the chair no place.
+    expect(closeForeground(room, group.map((p) => ({ ...p, z: p.z - 0.1 })), style)).toBeNull();
   });
 
   it("stands a foreground chair's feet on the portrait room's floor, not in its near wall, which juts in from where the box's wall runs", () => {

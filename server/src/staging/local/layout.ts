@@ -634,15 +634,16 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
   const chosen: Placement[][] = [];
   for (const [k, style] of sets.entries()) {
     const candidates = layoutCandidates(room, roomType, style, k).sort((a, b) => b.score - a.score);
+    const best = bestClosed(room, roomType, style);
     const top = candidates[0]!.score;
     const near = candidates.filter((c) => c.score >= top - VARIATION_SLACK);
     const apart = (c: Candidate, key: 'main' | 'companions') => chosen.every((q) => layoutDistance(c.placed, q)[key] >= 1);
     const least = (c: Candidate) => Math.min(...chosen.map((q) => Math.max(...Object.values(layoutDistance(c.placed, q)))));
     const pick =
-      near.find((c) => apart(c, 'main')) ??
-      near.find((c) => apart(c, 'companions')) ??
-      candidates.reduce((best, c) => (least(c) > least(best) + 1e-9 ? c : best));
-    chosen.push(roomType === 'living_room' ? withForegroundChair(room, pick.placed, style) : pick.placed);
+      best(near.filter((c) => apart(c, 'main'))) ??
+      best(near.filter((c) => apart(c, 'companions'))) ??
+      best([candidates.reduce((most, c) => (least(c) > least(most) + 1e-9 ? c : most))])!;
+    chosen.push(pick.placed);
   }
   return chosen;
 }
@@ -676,6 +677,37 @@ const CLUTTER_COST = 1;
 const CLOSING_DISTANCE = 1.45;
 
 /**
+ * What a living room's layout gains where its foreground is not left empty (closeForeground), as
+ * score: a group set a little deeper, or along another stretch of wall, that leaves a chair
+ * its place before the table beats one that leaves the foreground bare.
+ */
+const CLOSED_FOREGROUND_GAIN = 2;
+
+/**
+ * The best of `ranked` (best first) as staged: a living room's each closed by its foreground
+ * chair where one fits, those closed gaining CLOSED_FOREGROUND_GAIN. Candidates are closed in
+ * turn only until none left could overtake the best so far: each try walks the floor's places.
+ */
+function bestClosed(room: RoomModel, roomType: RoomType, style: StyleDef): (ranked: Candidate[]) => Candidate | undefined {
+  if (roomType !== 'living_room') return (ranked) => ranked[0];
+  const tried = new Map<Candidate, Candidate>();
+  const close = (c: Candidate) => {
+    const closed = closeForeground(room, c.placed, style);
+    return closed ? { placed: closed, score: c.score + CLOSED_FOREGROUND_GAIN } : c;
+  };
+  return (ranked) => {
+    let best: Candidate | undefined;
+    for (const c of ranked) {
+      if (best && c.score + CLOSED_FOREGROUND_GAIN <= best.score) break;
+      const staged = tried.get(c) ?? close(c);
+      tried.set(c, staged);
+      if (!best || staged.score > best.score) best = staged;
+    }
+    return best;
+  };
+}
+
+/**
  * A stager does not leave the photo's foreground empty: when nothing of the living room's group
  * stands between its coffee table and the camera, an armchair goes there, turned to the table
  * or halfway from it to the lens so that it shows some of its front, on the floor nearest the
@@ -683,11 +715,12 @@ const CLOSING_DISTANCE = 1.45;
  * of openings and of the other pieces, hiding neither sofa, table nor the group's own armchair).
  * Where no armchair fits, an open sling chair may: it hides less of what is behind it, and may
  * face the sofa square across the group rather than the table, showing its side where a chair
- * turned to the table would show its back.
+ * turned to the table would show its back. The layout closed, or as it is where the group
+ * already fills the foreground; null where no chair fits.
  */
-export function withForegroundChair(room: RoomModel, placed: Placement[], style: StyleDef): Placement[] {
+export function closeForeground(room: RoomModel, placed: Placement[], style: StyleDef): Placement[] | null {
   const table = placed.find((p) => p.kind === 'coffeeTable') ?? placed.find((p) => p.kind === 'sofa');
-  if (!table) return placed;
+  if (!table) return null;
   const depth = (x: number, z: number) => room.camera.toCamera([x, 0, z])[2];
   const tableDepth = depth(table.x, table.z);
   // Seats and cabinets fill a foreground; a side table or a plant does not.
@@ -695,10 +728,13 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
   if (standing.some((p) => depth(p.x, p.z) < tableDepth - 0.5)) return placed;
   const sofa = placed.find((p) => p.kind === 'sofa');
   const closing = (kind: PieceKind, alternatives: Alternatives, nearer = 0.6) => closingChair(room, placed, table, tableDepth, kind, style, alternatives, nearer);
-  // A sling chair may face the sofa square, halfway between that and the table, or halfway between
-  // that and the camera: turned three-quarters to the lens, as a stager poses an open chair.
+  // A sling chair across the table from the sofa may face the sofa square, halfway between that
+  // and the table, or halfway between that and the camera: turned three-quarters to the lens, as
+  // a stager poses an open chair. Beside the sofa's end, facing it square would face the wall behind it.
   const turns: Alternatives = (yaw, x, z) => {
     if (!sofa) return [];
+    const ahead = (px: number, pz: number) => (px - sofa.x) * Math.sin(sofa.yaw) + (pz - sofa.z) * Math.cos(sofa.yaw);
+    if (ahead(x, z) < ahead(table.x, table.z)) return [];
     const square = sofa.yaw + Math.PI;
     return [square, between(square, yaw), between(square, Math.atan2(-x, -z))];
   };
@@ -710,7 +746,7 @@ export function withForegroundChair(room: RoomModel, placed: Placement[], style:
   const armchair = style.omit.includes('armchair') ? null : closing('armchair', toLens);
   const sling = () => (style.omit.includes('slingChair') ? null : (closing('slingChair', turns) ?? closing('slingChair', turns, 0)));
   const chair = armchair ?? sling();
-  return chair ? [...placed, chair] : placed;
+  return chair ? [...placed, chair] : null;
 }
 
 /** How squarely a chair at (x, z) turned to `yaw` faces the camera (1), shows its side (0) or turns its back (-1). */
@@ -744,9 +780,14 @@ function closingChair(
   // Places stepped out from the room's middle: a mirrored photo is offered the mirrored places.
   const mid = (left + right) / 2;
   const x0 = mid - 0.1 * Math.floor((mid - left - 0.3) / 0.1);
-  let best: { p: Placement; cost: number } | null = null;
-  for (let z = 0.8; z < back; z += 0.1) {
-    for (let x = x0; x <= right - 0.3; x += 0.1) {
+  // Every pose's cost first; the checks, far dearer, then run from the cheapest pose up, until no pose left can beat the best found.
+  const poses: Array<{ x: number; z: number; yaw: number; cost: number }> = [];
+  // Only the square round the table within a chair's reach.
+  const far = CLOSING_DISTANCE + 0.6;
+  const from = (start: number, at: number) => start + 0.1 * Math.max(0, Math.ceil((at - far - start) / 0.1));
+  const xFrom = from(x0, table.x);
+  for (let z = from(0.8, table.z); z < Math.min(back, table.z + far); z += 0.1) {
+    for (let x = xFrom; x <= Math.min(right - 0.3, table.x + far); x += 0.1) {
       const d = room.camera.toCamera([x, 0, z])[2];
       if (d > tableDepth - nearer) continue;
       const reach = Math.hypot(table.x - x, table.z - z);
@@ -761,21 +802,26 @@ function closingChair(
         // Of the places left, the more of its front it shows the better, and its back costs more than its front gains; one turned to the table beats one turned aside.
         const cost =
           Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0) + BACK_VIEW_COST * Math.max(0, -facing) - FRONT_VIEW_GAIN * Math.max(0, facing) + (yaw === toTable ? 0 : 0.3);
-        if (best && cost >= best.cost) continue;
-        const p: Placement = { kind, x, z, yaw, size, lift: 0, foreground: true };
-        if (violation(room, p, placed)) continue;
-        // Cut by a side of the frame only where no place shows all of it.
-        const box = imageBox(room, p)!;
-        const cut = Math.max(0, -box.u0, box.u1 - room.camera.p.width) / (box.u1 - box.u0);
-        const total = cost + CUT_COST * cut + CLUTTER_COST * sharedOutline(box, around);
-        if (best && total >= best.cost) continue;
-        // A low table may be half behind the chair, as it is from a seat in the room.
-        if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
-        // Nor before the group's own armchair, which it would double in the photo.
-        if (placed.some((q) => q.kind === 'armchair' && hides(room, p, q, 0.3))) continue;
-        best = { p, cost: total };
+        poses.push({ x, z, yaw, cost });
       }
     }
+  }
+  poses.sort((a, b) => a.cost - b.cost);
+  let best: { p: Placement; cost: number } | null = null;
+  for (const { x, z, yaw, cost } of poses) {
+    if (best && cost >= best.cost) break;
+    const p: Placement = { kind, x, z, yaw, size, lift: 0, foreground: true };
+    if (violation(room, p, placed)) continue;
+    // Cut by a side of the frame only where no place shows all of it.
+    const box = imageBox(room, p)!;
+    const cut = Math.max(0, -box.u0, box.u1 - room.camera.p.width) / (box.u1 - box.u0);
+    const total = cost + CUT_COST * cut + CLUTTER_COST * sharedOutline(box, around);
+    if (best && total >= best.cost) continue;
+    // A low table may be half behind the chair, as it is from a seat in the room.
+    if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
+    // Nor before the group's own armchair, which it would double in the photo.
+    if (placed.some((q) => q.kind === 'armchair' && hides(room, p, q, 0.3))) continue;
+    best = { p, cost: total };
   }
   return best?.p ?? null;
 }
