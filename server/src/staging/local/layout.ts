@@ -17,7 +17,7 @@ export interface Placement {
   /** Height of the piece's origin above the floor (wall art). */
   lift: number;
   /**
-   * Stands between the group and the camera on purpose (withForegroundChair): nearer than other
+   * Stands between the group and the camera on purpose (closeForeground): nearer than other
    * pieces may, and it may be cut by the frame's bottom edge.
    */
   foreground?: boolean;
@@ -759,7 +759,7 @@ type Alternatives = (yaw: number, x: number, z: number) => number[];
 const between = (a: number, b: number) => a + Math.atan2(Math.sin(b - a), Math.cos(b - a)) / 2;
 
 /**
- * The best place for a chair closing the group on the camera's side (withForegroundChair), at
+ * The best place for a chair closing the group on the camera's side (closeForeground), at
  * least `nearer` metres nearer the camera than the table: turned to the table, or to one of
  * `alternatives` for the yaw that would be.
  */
