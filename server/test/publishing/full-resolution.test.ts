@@ -49,7 +49,7 @@ describe('the stored staging has the original photo\'s full size', () => {
     return [meta.width, meta.height];
   };
 
-  it('with the local engine', { timeout: 120_000 }, async () => {
+  it('with the local engine', { timeout: 240_000 }, async () => {
     expect(await stagedSize(new LocalStagingEngine())).toEqual([4032, 2304]);
   });
 

@@ -11,7 +11,7 @@ const helper = new RenderHelper();
 afterAll(() => helper.close());
 
 /** Staging with a helper thread (docs/decisions/0029-local-engine-render-helper.md) is several seconds of work on two threads. */
-const HEAVY = 120_000;
+const HEAVY = 240_000;
 
 describe('the local engine with a helper thread', () => {
   let portrait: Buffer;

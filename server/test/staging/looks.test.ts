@@ -67,7 +67,7 @@ describe('a staging with a look and variations', () => {
     portrait = await sharp(fixture('empty-living-portrait.jpg')).resize(480).jpeg({ quality: 90 }).toBuffer();
   });
 
-  it('gives the same bytes every time, as many images as asked, each visibly its own', { timeout: 120_000 }, async () => {
+  it('gives the same bytes every time, as many images as asked, each visibly its own', { timeout: 240_000 }, async () => {
     const input = { image: landscape, contentType: 'image/jpeg', style: 'modern', roomType: 'living_room', look: 'listing-3', variations: 3 } as const;
     const a = await engine.stage({ ...input, signal: new AbortController().signal });
     const b = await engine.stage({ ...input, signal: new AbortController().signal });
