@@ -455,27 +455,26 @@ describe('a satin wood top seen at a grazing angle', () => {
 describe('upholstery', () => {
   const lum = (c: Vec3) => 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
   const sofa = prepare(STYLE_DEFS.modern.materials.upholstery!);
-  const PIXEL = 0.005;
   const N = 40;
   /**
-   * A patch of a seat's luminance at 5 mm a pixel across and `stretch` times that along it (a
-   * slanted view): each pixel the mean of 25 points in it (as a camera records), or shaded once
-   * with the footprint the renderer gives it.
+   * A patch of a seat's luminance at `pixel` metres (5 mm) a pixel across and `stretch` times
+   * that along it (a slanted view): each pixel the mean of 25 points in it (as a camera records),
+   * or shaded once with the footprint the renderer gives it.
    */
-  function patch(mode: 'camera' | 'shaded', stretch = 1): number[] {
+  function patch(mode: 'camera' | 'shaded', stretch = 1, pixel = 0.005): number[] {
     const c: Vec3 = [0, 0, 0];
     const img: number[] = [];
     for (let j = 0; j < N; j++) {
       for (let i = 0; i < N; i++) {
         if (mode === 'shaded') {
-          albedo(sofa, 0.3 + i * PIXEL, 0.45, 0.2 + j * PIXEL * stretch, 99, c, 1, texturePixel(PIXEL, 1, 1 / stretch));
+          albedo(sofa, 0.3 + i * pixel, 0.45, 0.2 + j * pixel * stretch, 99, c, 1, texturePixel(pixel, 1, 1 / stretch), stretch);
           img.push(lum(c));
           continue;
         }
         let sum = 0;
         for (let a = 0; a < 5; a++) {
           for (let b = 0; b < 5; b++) {
-            albedo(sofa, 0.3 + (i + a / 5) * PIXEL, 0.45, 0.2 + (j + b / 5) * PIXEL * stretch, 99, c);
+            albedo(sofa, 0.3 + (i + a / 5) * pixel, 0.45, 0.2 + (j + b / 5) * pixel * stretch, 99, c);
             sum += lum(c);
           }
         }
@@ -484,25 +483,49 @@ describe('upholstery', () => {
     }
     return img;
   }
-  /** Grain: each pixel against the mean of the 5 by 5 around it, as a share of the mean tone. */
-  function grain(img: number[]): number {
-    let sq = 0;
-    let mean = 0;
-    let n = 0;
+  /** Each pixel less the mean of the 5 by 5 around it, row by row (N - 4 square). */
+  function highPass(img: number[]): number[] {
+    const out: number[] = [];
     for (let j = 2; j < N - 2; j++) {
       for (let i = 2; i < N - 2; i++) {
         let box = 0;
         for (let a = -2; a <= 2; a++) for (let b = -2; b <= 2; b++) box += img[(j + b) * N + i + a]!;
-        sq += (img[j * N + i]! - box / 25) ** 2;
-        mean += img[j * N + i]!;
-        n++;
+        out.push(img[j * N + i]! - box / 25);
       }
     }
-    return Math.sqrt(sq / n) / (mean / n);
+    return out;
+  }
+  /** Grain: each pixel against the mean of the 5 by 5 around it, as a share of the mean tone. */
+  function grain(img: number[]): number {
+    const hp = highPass(img);
+    const mean = img.reduce((a, b) => a + b, 0) / img.length;
+    return Math.sqrt(hp.reduce((a, b) => a + b * b, 0) / hp.length) / mean;
   }
 
   it("shows a weave's grain at a listing photo's 5 mm a pixel, not a smooth moulding", () => {
     expect(grain(patch('camera'))).toBeGreaterThan(0.05);
+  });
+
+  it('keeps a grain a pixel or two fine at any scale: no centimetre blotches where pixels are small, no smooth moulding where they are large', () => {
+    // 3 mm a pixel: a large photo's render scaled up, or a near sofa; 8 mm: a sofa across a room.
+    const hp = highPass(patch('shaded', 1, 0.003));
+    const m = N - 4;
+    let next = 0;
+    let self = 0;
+    for (let j = 0; j < m; j++) {
+      for (let i = 0; i + 1 < m; i++) {
+        next += hp[j * m + i]! * hp[j * m + i + 1]!;
+        self += hp[j * m + i]! ** 2;
+      }
+    }
+    // Neighbouring pixels' grain alike (0.59 for the old centimetre nubs) is a blotch.
+    expect(next / self).toBeLessThan(0.45);
+    for (const stretch of [1, 4]) {
+      const camera = grain(patch('camera', stretch, 0.008));
+      const shaded = grain(patch('shaded', stretch, 0.008));
+      expect(shaded, `stretch ${stretch}`).toBeGreaterThan(camera * 0.7);
+      expect(shaded, `stretch ${stretch}`).toBeLessThan(camera * 1.5);
+    }
   });
 
   it('shaded once a pixel, has the grain a camera would record there, not sparkling finer noise, face on and at a slant', () => {

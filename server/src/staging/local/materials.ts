@@ -67,10 +67,11 @@ export function prepare(m: Material): PreparedMaterial {
 /**
  * Procedural albedo (linear) at a local position, in metres, on a surface facing texture axis
  * `face` (raster.ts Fragment.face; 1, up, where unknown), seen at `pixel` metres a pixel (0: a
- * point, every scale of the texture). Textures are kept at scales a listing
+ * point, every scale of the texture; texturePixel) and `stretch` times that along a slant
+ * (1/cos of the view). Textures are kept at scales a listing
  * photo resolves (centimetres and up) so they read as material, not as noise.
  */
-export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3, face = 1, pixel = 0): void {
+export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, seed: number, out: Vec3, face = 1, pixel = 0, stretch = 1): void {
   const { m, c1, c2 } = pm;
   switch (m.kind) {
     case 'wood':
@@ -100,20 +101,15 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       // A scale the pixel averages away entirely costs no noise (each written out: a closure per sample costs more than the noise).
       const wSlub = fine(260, pixel);
       const wYarn = fine(400, pixel);
-      const wHeather = fine(150, pixel);
-      const wNub = linen ? 0 : fine(110, pixel);
-      const wNub2 = linen ? 0 : fine(223, pixel);
       const mottle = fbm3(x * 6, y * 6, z * 6, seed, 2) - 0.5;
       const slub = wSlub > 0 ? (noise3(x * 30, y * 260, z * 260, seed + 3) - 0.5) * wSlub : 0;
       const yarn = wYarn > 0 ? (noise3(x * 400, y * 400, z * 400, seed + 1) - 0.5) * wYarn : 0;
-      // Heathered yarn, fibres of two shades spun together (blotched at half a centimetre), and
-      // the nubs and loops of an upholstery weave (under a centimetre): at a listing photo's 3-6 mm a
-      // pixel these are the grain that tells cloth from a smooth moulding. Bedding is smoother.
-      const heather = wHeather > 0 ? (noise3(x * 150, y * 150, z * 150, seed + 5) - 0.5) * wHeather : 0;
-      const nub =
-        (wNub > 0 ? (noise3(x * 110, y * 110, z * 110, seed + 9) - 0.5) * wNub * 0.67 : 0) +
-        (wNub2 > 0 ? (noise3(x * 223, y * 223, z * 223, seed + 10) - 0.5) * wNub2 * 0.33 : 0);
-      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + heather * (linen ? 0.14 : 0.3) + nub * 0.6;
+      // Heathered yarn, fibres of two shades spun together (a few millimetres), and the nubs and
+      // loops of an upholstery weave: at a listing photo's 3-6 mm a pixel these are the speckle
+      // that tells cloth from a smooth moulding. Bedding is smoother.
+      const heather = speckle(x, y, z, seed + 5, 350, pixel, stretch);
+      const nub = linen ? 0 : speckle(x, y, z, seed + 9, 250, pixel, stretch) * 0.67 + speckle(x, y, z, seed + 10, 500, pixel, stretch) * 0.33;
+      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + heather * (linen ? 0.14 : 0.45) + nub * 0.8;
       out[0] = c1[0] * k;
       out[1] = c1[1] * k;
       out[2] = c1[2] * k;
@@ -169,6 +165,31 @@ export function texturePixel(distance: number, focal: number, ndv: number): numb
 function fine(f: number, pixel: number): number {
   return pixel > 0 ? 1 - smoothstep(0.5, 1.5, f * pixel) : 1;
 }
+
+/**
+ * A random grain of `f` cycles a metre (-0.5..0.5) as a camera records it in pixels `pixel`
+ * metres across (texturePixel) and `stretch` times longer along a slant. Where the pixel resolves
+ * the grain, the grain itself. Where each pixel averages many grains, what is left of them: a
+ * speckle under two pixels fine, fainter the more grains the pixel holds, across and along it
+ * (SPECKLE). A grain of fixed size instead read as centimetre blotches, a sponge, where the render
+ * is scaled up to a large photo, and faded to a smooth moulding where a pixel covers several.
+ */
+function speckle(x: number, y: number, z: number, seed: number, f: number, pixel: number, stretch: number): number {
+  const cycles = f * pixel;
+  const blend = smoothstep(0.5, 1, cycles);
+  const grain = blend < 1 ? noise3(x * f, y * f, z * f, seed) - 0.5 : 0;
+  if (blend === 0) return grain;
+  const g = 0.7 / pixel;
+  const strength = SPECKLE.strength * Math.sqrt(0.5 / cycles) * stretch ** -SPECKLE.slant;
+  return grain * (1 - blend) + blend * (noise3(x * g, y * g, z * g, seed) - 0.5) * strength;
+}
+
+/**
+ * A speckle's strength against the grain it stands for, and how it fades along a slant: fitted
+ * so that a patch shaded once a pixel has the grain of the same patch averaged as a camera does,
+ * face on and at a slant (materials.test.ts). Finer, it was lost in the photo's own softness.
+ */
+const SPECKLE = { strength: 0.8, slant: 0.18 };
 
 /** Width of the boards a top or panel is glued from, in metres. */
 const BOARD = 0.14;

@@ -269,7 +269,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
         tex[2] *= 0.5;
       }
     } else {
-      albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex, f.face, texturePixel(vl, cam.p.focal, ndv));
+      albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex, f.face, texturePixel(vl, cam.p.focal, ndv), 1 / Math.max(0.25, Math.abs(ndv)));
     }
     if (ndv < 0) {
       // Seen from behind (thin parts): light the visible side.
