@@ -791,7 +791,7 @@ function closingChair(
       const d = room.camera.toCamera([x, 0, z])[2];
       if (d > tableDepth - nearer) continue;
       const reach = Math.hypot(table.x - x, table.z - z);
-      if (reach < table.size.d / 2 + size.d / 2 + 0.35 || reach > CLOSING_DISTANCE + 0.6) continue;
+      if (reach < table.size.d / 2 + size.d / 2 + 0.35 || reach > far) continue;
       // Across the group from an armchair already there, not beside it.
       const crowded = placed.some((q) => q.kind === 'armchair' && Math.hypot(q.x - x, q.z - z) < 1.4);
       const toTable = Math.atan2(table.x - x, table.z - z);

@@ -107,8 +107,9 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       // Heathered yarn, fibres of two shades spun together (a few millimetres), and the nubs and
       // loops of an upholstery weave: at a listing photo's 3-6 mm a pixel these are the speckle
       // that tells cloth from a smooth moulding. Bedding is smoother.
-      const heather = speckle(x, y, z, seed + 5, 350, pixel, stretch);
-      const nub = linen ? 0 : speckle(x, y, z, seed + 9, 250, pixel, stretch) * 0.67 + speckle(x, y, z, seed + 10, 500, pixel, stretch) * 0.33;
+      const slant = stretch ** -SPECKLE.slant;
+      const heather = speckle(x, y, z, seed + 5, 350, pixel, slant);
+      const nub = linen ? 0 : speckle(x, y, z, seed + 9, 250, pixel, slant) * 0.67 + speckle(x, y, z, seed + 10, 500, pixel, slant) * 0.33;
       const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + heather * (linen ? 0.14 : 0.45) + nub * 0.8;
       out[0] = c1[0] * k;
       out[1] = c1[1] * k;
@@ -168,19 +169,20 @@ function fine(f: number, pixel: number): number {
 
 /**
  * A random grain of `f` cycles a metre (-0.5..0.5) as a camera records it in pixels `pixel`
- * metres across (texturePixel) and `stretch` times longer along a slant. Where the pixel resolves
- * the grain, the grain itself. Where each pixel averages many grains, what is left of them: a
+ * metres across (texturePixel), times `slant` where the pixel stretches along a slant (the
+ * stretch to the power -SPECKLE.slant, worked out once a pixel). Where the pixel resolves the
+ * grain, the grain itself. Where each pixel averages many grains, what is left of them: a
  * speckle under two pixels fine, fainter the more grains the pixel holds, across and along it
  * (SPECKLE). A grain of fixed size instead read as centimetre blotches, a sponge, where the render
  * is scaled up to a large photo, and faded to a smooth moulding where a pixel covers several.
  */
-function speckle(x: number, y: number, z: number, seed: number, f: number, pixel: number, stretch: number): number {
+function speckle(x: number, y: number, z: number, seed: number, f: number, pixel: number, slant: number): number {
   const cycles = f * pixel;
   const blend = smoothstep(0.5, 1, cycles);
   const grain = blend < 1 ? noise3(x * f, y * f, z * f, seed) - 0.5 : 0;
   if (blend === 0) return grain;
   const g = 0.7 / pixel;
-  const strength = SPECKLE.strength * Math.sqrt(0.5 / cycles) * stretch ** -SPECKLE.slant;
+  const strength = SPECKLE.strength * Math.sqrt(0.5 / cycles) * slant;
   return grain * (1 - blend) + blend * (noise3(x * g, y * g, z * g, seed) - 0.5) * strength;
 }
 
