@@ -68,19 +68,19 @@ describe("a stager's layout on the fixture photos", () => {
     expect(apart / pairs).toBeGreaterThan(0.85);
   });
 
-  it("closes the group on the camera's side instead of leaving the foreground empty: an armchair beside the coffee table showing some of its front, or where none fits, an open sling chair", () => {
+  it("closes the group on the camera's side instead of leaving the foreground empty: an armchair beside the coffee table showing some of its front, where none fits an open sling chair, and where neither does a pouf drawn up to the table", () => {
     // 'beside': the wider luxury groups leave no place well before the table, only beside it.
     // A minimalist room has no stuffed armchairs: only the open sling chair closes its group.
-    const expected: Record<string, Record<string, 'armchair' | 'slingChair' | 'beside' | 'none'>> = {
+    const expected: Record<string, Record<string, 'armchair' | 'slingChair' | 'beside' | 'pouf'>> = {
       // Turned to the table from its place before it, an armchair would show the camera more of its
       // back than its side: a blank upholstered block.
       'rooms/empty-open-plan-living-dining.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: 'slingChair', minimalist: 'slingChair' },
       // A narrow room: beside the coffee table there is no room for an armchair, and before it an
       // armchair turned to the table would show the camera its back. The minimalist group stands
       // a little deeper than it would alone, to leave the sling chair its place; the luxury
-      // group's wider table leaves it none clear of the photo's near wall, and only the sofa's
-      // end, facing away from the group, beside it.
-      'rooms/empty-living-portrait.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: 'none', minimalist: 'slingChair' },
+      // group's wider table leaves a chair no place clear of the photo's near wall but the sofa's
+      // end, facing away from the group: a pouf before the table closes it.
+      'rooms/empty-living-portrait.jpg': { modern: 'slingChair', traditional: 'slingChair', luxury: 'pouf', minimalist: 'slingChair' },
       // Seen across its corner: the group's own armchair stands on the right, and the closing one
       // across the table from it, turned halfway from the table to the lens: turned to the table it
       // would show the camera its side, a wingback's a blank upholstered block.
@@ -96,13 +96,17 @@ describe("a stager's layout on the fixture photos", () => {
         const table = placed.find((p) => p.kind === 'coffeeTable')!;
         const sofa = placed.find((p) => p.kind === 'sofa')!;
         const chair = placed.find((p) => p.foreground);
-        if (kinds[style] === 'none') {
-          expect(chair, `${name} ${style}`).toBeUndefined();
-          continue;
-        }
         const beside = kinds[style] === 'beside';
         const kind = beside ? 'slingChair' : kinds[style]!;
         expect(chair, `${name} ${style}`).toMatchObject({ kind });
+        if (kind === 'pouf') {
+          // Before the table, a foot's length or two from its edge.
+          expect(depth(chair!)).toBeLessThan(depth(table) - 0.4);
+          const gap = Math.hypot(chair!.x - table.x, chair!.z - table.z) - table.size.d / 2 - chair!.size.d / 2;
+          expect(gap, `${name} ${style}`).toBeGreaterThanOrEqual(0.2 - 1e-9);
+          expect(gap, `${name} ${style}`).toBeLessThan(0.6);
+          continue;
+        }
         expect(depth(chair!)).toBeLessThan(depth(table) - (beside ? 0 : 0.6));
         const [fx, fz] = facing(chair!);
         const off = (yaw: number) => Math.abs(Math.atan2(Math.sin(yaw - chair!.yaw), Math.cos(yaw - chair!.yaw)));
@@ -129,16 +133,17 @@ describe("a stager's layout on the fixture photos", () => {
     for (const other of rooms.values()) expect(layoutRoom(other, 'bedroom', STYLE_DEFS.modern).some((p) => p.foreground)).toBe(false);
   });
 
-  it('sets a group a little deeper where that leaves its foreground chair a place: the portrait room, minimalist', () => {
+  it('sets a group a little deeper where that leaves its foreground chair a place rather than a pouf: the portrait room, minimalist', () => {
     const room = rooms.get('rooms/empty-living-portrait.jpg')!;
     const style = STYLE_DEFS.minimalist;
     const placed = layoutRoom(room, 'living_room', style);
     const chair = placed.find((p) => p.foreground);
-    expect(chair).toBeDefined();
+    expect(chair).toMatchObject({ kind: 'slingChair' });
     const group = placed.filter((p) => p !== chair);
     expect(closeForeground(room, group, style)).toEqual(placed);
-    // The same group 10 cm nearer the camera, where it would stand best alone, leaves the chair no place.
-    expect(closeForeground(room, group.map((p) => ({ ...p, z: p.z - 0.1 })), style)).toBeNull();
+    // The same group 10 cm nearer the camera, where it would stand best alone, leaves the chair no
+    // place, only a pouf: a chair closes a group better, and wins.
+    expect(closeForeground(room, group.map((p) => ({ ...p, z: p.z - 0.1 })), style)?.at(-1)).toMatchObject({ kind: 'pouf', foreground: true });
   });
 
   it("stands a foreground chair's feet on the portrait room's floor, not in its near wall, which juts in from where the box's wall runs", () => {

@@ -829,6 +829,63 @@ describe('a round rod', () => {
   });
 });
 
+describe('a turned surface whose section changes as it turns', () => {
+  it('takes its normals from the surface: out from a drum\'s side, up where its top closes to the axis', () => {
+    const b = new MeshBuilder();
+    // A drum 0.2 m round and 0.3 m tall whose flat top closes to the axis.
+    b.revolve(0, 0, (_, t) => (t <= 0.5 ? [0.2, 0.6 * t] : [0.2 * (2 - 2 * t), 0.3]), 20, 32, 0);
+    const m = b.build();
+    for (let i = 0; i < m.positions.length; i += 3) {
+      const [x, y, z] = [m.positions[i]!, m.positions[i + 1]!, m.positions[i + 2]!];
+      const n: Vec3 = [m.normals[i]!, m.normals[i + 1]!, m.normals[i + 2]!];
+      expect(Math.hypot(...n)).toBeCloseTo(1, 6);
+      if (y < 0.28) expect(n[0] * x + n[2] * z, `${x} ${y} ${z}`).toBeCloseTo(0.2, 2);
+      if (y > 0.3 - 1e-9 && Math.hypot(x, z) < 0.18) expect(n[1]).toBeCloseTo(1, 3);
+    }
+  });
+});
+
+describe('a pouf', () => {
+  const size = pieceSize('pouf', STYLE_DEFS.luxury);
+  const build = () => {
+    const b = new MeshBuilder();
+    BUILDERS.pouf({ b, style: STYLE_DEFS.luxury, mat: () => 0, rng: mulberry32(1), ceiling: 2.5, lift: 0 }, size);
+    return b.build();
+  };
+
+  it('keeps within its size, the same every time', () => {
+    const m = build();
+    expect(build().positions).toEqual(m.positions);
+    for (let i = 0; i < m.positions.length; i += 3) {
+      expect(Math.hypot(m.positions[i]!, m.positions[i + 2]!)).toBeLessThanOrEqual(size.w / 2 + 1e-6);
+      expect(m.positions[i + 1]!).toBeGreaterThanOrEqual(-1e-6);
+      expect(m.positions[i + 1]!).toBeLessThanOrEqual(size.h + 1e-6);
+    }
+  });
+
+  it('has its top drawn into its button in pleats: round a circle on the top it rises and falls, its normals leaning to either side', () => {
+    const m = build();
+    // The vertices of one ring of the top, about half way in from the seam.
+    const top = (i: number) => m.positions[i + 1]! > size.h - 0.06;
+    const radius = (i: number) => Math.hypot(m.positions[i]!, m.positions[i + 2]!);
+    let half = 0;
+    for (let i = 0; i < m.positions.length; i += 3) if (top(i) && Math.abs(radius(i) - size.w / 4) < Math.abs(half - size.w / 4)) half = radius(i);
+    const ring: Array<{ y: number; lean: number }> = [];
+    for (let i = 0; i < m.positions.length; i += 3) {
+      const [x, y, z] = [m.positions[i]!, m.positions[i + 1]!, m.positions[i + 2]!];
+      const r = radius(i);
+      if (!top(i) || Math.abs(r - half) > 1e-4) continue;
+      // How far the normal leans round the axis (its tangential part).
+      ring.push({ y, lean: (-z * m.normals[i]! + x * m.normals[i + 2]!) / r });
+    }
+    expect(ring.length).toBeGreaterThan(50);
+    const ys = ring.map((q) => q.y);
+    expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(0.006);
+    expect(Math.max(...ring.map((q) => q.lean))).toBeGreaterThan(0.15);
+    expect(Math.min(...ring.map((q) => q.lean))).toBeLessThan(-0.15);
+  });
+});
+
 describe('a sling', () => {
   // A seat 50 cm across, hung level 45 cm deep at 0.42 m, sagging 4 cm in its middle.
   const build = () => {

@@ -1,6 +1,6 @@
 import { leafId } from './materials.ts';
 import type { MeshBuilder } from './mesh.ts';
-import { clamp, cross, normalize, sub, type Vec3 } from './vec.ts';
+import { clamp, cross, normalize, smoothstep, sub, type Vec3 } from './vec.ts';
 import type { Role, StyleDef } from './styles.ts';
 
 export type PieceKind =
@@ -9,6 +9,7 @@ export type PieceKind =
   | 'coffeeTable'
   | 'armchair'
   | 'slingChair'
+  | 'pouf'
   | 'sideTable'
   | 'floorLamp'
   | 'plant'
@@ -40,6 +41,7 @@ const BASE_SIZES: Record<PieceKind, Size> = {
   coffeeTable: { w: 1.15, d: 0.6, h: 0.42 },
   armchair: { w: 0.8, d: 0.82, h: 0.82 },
   slingChair: { w: 0.64, d: 0.72, h: 0.78 },
+  pouf: { w: 0.58, d: 0.58, h: 0.38 },
   sideTable: { w: 0.46, d: 0.46, h: 0.55 },
   floorLamp: { w: 0.45, d: 0.45, h: 1.6 },
   plant: { w: 0.5, d: 0.5, h: 1.35 },
@@ -326,6 +328,56 @@ const slingChair: Builder = (c, { w, d, h }) => {
   const s = x - half;
   b.sling(-s, s, [[front + 0.01, seat - 0.02], [front - 0.01, seat + 0.005], [front - 0.1, seat - 0.005], [back + 0.06, seat - 0.03], [back + 0.02, seat - 0.01]], 0.006, 0.045, mat('chairFabric'));
   b.sling(-s, s, [[back + 0.005, seat + 0.08], [back - 0.03, seat + 0.2], [back - 0.05, h - 0.04], [back - 0.07, h + 0.005], [back - 0.09, h - 0.02]], 0.006, 0.035, mat('chairFabric'));
+};
+
+/** How many pleats gather a pouf's top into its button. */
+const POUF_PLEATS = 12;
+
+/**
+ * A round upholstered pouf in the chair's cover: a drum bellied a little at its middle, its top
+ * rolled over at the seam, crowned, and drawn down into a button in pleats that deepen towards it;
+ * piping round the seam. A cover is never a ruled solid: soft folds run down the side, and
+ * the pleats are not quite even. The curved style's stands on a brass band.
+ */
+const pouf: Builder = (c, { w, h }) => {
+  const { b, style, mat } = c;
+  const cover = mat('chairFabric');
+  // The side's folds stand out up to `fold` from the body.
+  const fold = 0.007;
+  const r = w / 2 - fold;
+  const base = style.shape === 'curved' ? 0.03 : 0;
+  if (base) b.lathe(0, 0, [[r * 0.86, 0], [r * 0.86, base]], 40, mat('metal'));
+  const seam = h - 0.05;
+  const rim = r * 0.95;
+  // The side's share of the section; the rest is the top, from the seam in to the button.
+  const side = 0.4;
+  const crown = (u: number) => 0.045 * Math.sqrt(1 - (1 - u) ** 2) - 0.03 * smoothstep(0.5, 1, u);
+  b.revolve(
+    0,
+    0,
+    (a, t) => {
+      if (t <= side) {
+        const s = t / side;
+        const belly = 0.93 + 0.07 * Math.sin(Math.PI * Math.min(1, s / 1.1)) - 0.03 * smoothstep(0.85, 1, s);
+        return [r * belly + fold * Math.sin(7 * a + 2 * Math.sin(3 * a)) * Math.sin(Math.PI * s), base + s * (seam - base)];
+      }
+      const u = (t - side) / (1 - side);
+      const ridge = Math.abs(Math.sin((POUF_PLEATS * a) / 2 + 0.35 * Math.sin(3 * a + 0.7)));
+      const pleat = 0.016 * smoothstep(0.15, 0.85, u) * (ridge - 0.6);
+      return [rim * (1 - u), seam + crown(u) + pleat];
+    },
+    40,
+    POUF_PLEATS * 10,
+    cover,
+  );
+  // The piping: a cord of the cover round the seam, a ring turned about the axis.
+  const cord = 0.006;
+  const ring = Array.from({ length: 9 }, (_, k): [number, number] => {
+    const a = -Math.PI / 2 + (k / 8) * 2 * Math.PI;
+    return [rim + cord * Math.cos(a), seam + cord * Math.sin(a)];
+  });
+  b.lathe(0, 0, ring, 48, cover, false);
+  b.ellipsoid([0, seam + crown(1), 0], [0.02, 0.012, 0.02], cover, 4, 8);
 };
 
 const sideTable: Builder = (c, { w, h }) => {
@@ -674,6 +726,7 @@ export const BUILDERS: Record<PieceKind, Builder> = {
   coffeeTable,
   armchair,
   slingChair,
+  pouf,
   sideTable,
   floorLamp,
   plant,

@@ -676,12 +676,29 @@ const CLUTTER_COST = 1;
 /** How far a chair that closes the group stands from the middle of its table, ideally (metres). */
 const CLOSING_DISTANCE = 1.45;
 
+type ClosingKind = 'armchair' | 'slingChair' | 'pouf';
+
+/**
+ * How far from the middle of its table a piece closing the group stands, ideally and at least
+ * (metres): a chair at a seat's distance with legroom before it, a pouf drawn up nearer, a
+ * foot's length from the table's edge.
+ */
+function closingReach(kind: ClosingKind, table: Size, own: Size): { ideal: number; least: number } {
+  const touching = table.d / 2 + own.d / 2;
+  return kind === 'pouf' ? { ideal: touching + 0.3, least: touching + 0.2 } : { ideal: CLOSING_DISTANCE, least: touching + 0.35 };
+}
+
+/** Pieces round in plan: they have no front to show the camera nor back to turn to it. */
+const ROUND: ReadonlyArray<ClosingKind> = ['pouf'];
+
 /**
  * What a living room's layout gains where its foreground is not left empty (closeForeground), as
  * score: a group set a little deeper, or along another stretch of wall, that leaves a chair
  * its place before the table beats one that leaves the foreground bare.
  */
 const CLOSED_FOREGROUND_GAIN = 2;
+/** What a layout closed by a pouf gains: less than a chair's, so a layout a chair closes stays the first choice. */
+const POUF_CLOSED_GAIN = 1;
 
 /**
  * The best of `ranked` (best first) as staged: a living room's each closed by its foreground
@@ -693,7 +710,9 @@ function bestClosed(room: RoomModel, roomType: RoomType, style: StyleDef): (rank
   const tried = new Map<Candidate, Candidate>();
   const close = (c: Candidate) => {
     const closed = closeForeground(room, c.placed, style);
-    return closed ? { placed: closed, score: c.score + CLOSED_FOREGROUND_GAIN } : c;
+    if (!closed) return c;
+    const byPouf = closed.length > c.placed.length && closed.at(-1)!.kind === 'pouf';
+    return { placed: closed, score: c.score + (byPouf ? POUF_CLOSED_GAIN : CLOSED_FOREGROUND_GAIN) };
   };
   return (ranked) => {
     let best: Candidate | undefined;
@@ -727,7 +746,7 @@ export function closeForeground(room: RoomModel, placed: Placement[], style: Sty
   const standing = placed.filter((p) => onFloor(p) && p !== table && p.size.w * p.size.d > 0.3);
   if (standing.some((p) => depth(p.x, p.z) < tableDepth - 0.5)) return placed;
   const sofa = placed.find((p) => p.kind === 'sofa');
-  const closing = (kind: PieceKind, alternatives: Alternatives, nearer = 0.6) => closingChair(room, placed, table, tableDepth, kind, style, alternatives, nearer);
+  const closing = (kind: ClosingKind, alternatives: Alternatives, nearer = 0.6) => closingChair(room, placed, table, tableDepth, kind, style, alternatives, nearer);
   // A sling chair across the table from the sofa may face the sofa square, halfway between that
   // and the table, or halfway between that and the camera: turned three-quarters to the lens, as
   // a stager poses an open chair. Beside the sofa's end, facing it square would face the wall behind it.
@@ -745,7 +764,8 @@ export function closeForeground(room: RoomModel, placed: Placement[], style: Sty
   const toLens: Alternatives = (yaw, x, z) => (lensFacing(yaw, x, z) >= SIDE_ON ? [between(yaw, Math.atan2(-x, -z))] : []);
   const armchair = style.omit.includes('armchair') ? null : closing('armchair', toLens);
   const sling = () => (style.omit.includes('slingChair') ? null : (closing('slingChair', turns) ?? closing('slingChair', turns, 0)));
-  const chair = armchair ?? sling();
+  // Where no chair fits, a pouf drawn up to the table: low and round, it stands where a chair would turn its back.
+  const chair = armchair ?? sling() ?? closing('pouf', () => [], 0.4);
   return chair ? [...placed, chair] : null;
 }
 
@@ -768,12 +788,14 @@ function closingChair(
   placed: Placement[],
   table: Placement,
   tableDepth: number,
-  kind: PieceKind,
+  kind: ClosingKind,
   style: StyleDef,
   alternatives: Alternatives,
   nearer: number,
 ): Placement | null {
   const size = pieceSize(kind, style);
+  const { ideal, least } = closingReach(kind, table.size, size);
+  const round = ROUND.includes(kind);
   const { left, right, back } = room.box;
   // Everything standing on the floor but the table the chair is turned to, small pieces too: a plant crowds a chair as a lamp does.
   const around = placed.filter((q) => onFloor(q) && q !== table && q.kind !== 'rug').flatMap((q) => imageBox(room, q) ?? []);
@@ -783,7 +805,7 @@ function closingChair(
   // Every pose's cost first; the checks, far dearer, then run from the cheapest pose up, until no pose left can beat the best found.
   const poses: Array<{ x: number; z: number; yaw: number; cost: number }> = [];
   // Only the square round the table within a chair's reach.
-  const far = CLOSING_DISTANCE + 0.6;
+  const far = ideal + 0.6;
   const from = (start: number, at: number) => start + 0.1 * Math.max(0, Math.ceil((at - far - start) / 0.1));
   const xFrom = from(x0, table.x);
   for (let z = from(0.8, table.z); z < Math.min(back, table.z + far); z += 0.1) {
@@ -791,17 +813,17 @@ function closingChair(
       const d = room.camera.toCamera([x, 0, z])[2];
       if (d > tableDepth - nearer) continue;
       const reach = Math.hypot(table.x - x, table.z - z);
-      if (reach < table.size.d / 2 + size.d / 2 + 0.35 || reach > far) continue;
+      if (reach < least || reach > far) continue;
       // Across the group from an armchair already there, not beside it.
       const crowded = placed.some((q) => q.kind === 'armchair' && Math.hypot(q.x - x, q.z - z) < 1.4);
       const toTable = Math.atan2(table.x - x, table.z - z);
       for (const yaw of [toTable, ...alternatives(toTable, x, z)]) {
-        const facing = lensFacing(yaw, x, z);
+        const facing = round ? 0 : lensFacing(yaw, x, z);
         // Turned to the table from beside it, so the camera sees its side: from in front of the table it shows its back.
         if (facing < (MIN_FACING[kind] ?? -0.5)) continue;
         // Of the places left, the more of its front it shows the better, and its back costs more than its front gains; one turned to the table beats one turned aside.
         const cost =
-          Math.abs(reach - CLOSING_DISTANCE) + 0.2 * d + (crowded ? 1 : 0) + BACK_VIEW_COST * Math.max(0, -facing) - FRONT_VIEW_GAIN * Math.max(0, facing) + (yaw === toTable ? 0 : 0.3);
+          Math.abs(reach - ideal) + 0.2 * d + (crowded ? 1 : 0) + BACK_VIEW_COST * Math.max(0, -facing) - FRONT_VIEW_GAIN * Math.max(0, facing) + (yaw === toTable ? 0 : 0.3);
         poses.push({ x, z, yaw, cost });
       }
     }

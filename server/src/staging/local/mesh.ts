@@ -327,6 +327,33 @@ export class MeshBuilder {
     }
   }
 
+  /**
+   * A surface turned about the vertical axis through (x, z) whose section may change as it turns
+   * (pleats, folds): `shape(angle, t)` gives the radius and height at `angle` round the axis and
+   * `t` from 0 (its lower rim) to 1 (its upper one). Normals come from the surface itself.
+   */
+  revolve(x: number, z: number, shape: (angle: number, t: number) => [number, number], rings: number, segments: number, material: number): void {
+    const point = (a: number, t: number): Vec3 => {
+      const [r, y] = shape(a, t);
+      return [x + Math.cos(a) * r, y, z + Math.sin(a) * r];
+    };
+    // From the surface's own tangents, taken just inside the rims: a rim may close to the axis.
+    const e = 1e-3;
+    const normal = (a: number, t: number): Vec3 => {
+      const tt = Math.min(1 - e, Math.max(e, t));
+      return normalize(cross(sub(point(a, tt + e), point(a, tt - e)), sub(point(a + e, tt), point(a - e, tt))));
+    };
+    const angle = (k: number) => (k / segments) * 2 * Math.PI;
+    const grid = Array.from({ length: rings + 1 }, (_, i) => Array.from({ length: segments + 1 }, (_, k) => ({ p: point(angle(k), i / rings), n: normal(angle(k), i / rings) })));
+    for (let i = 0; i < rings; i++) {
+      for (let k = 0; k < segments; k++) {
+        const [a, b, c, d] = [grid[i]![k]!, grid[i]![k + 1]!, grid[i + 1]![k + 1]!, grid[i + 1]![k]!];
+        this.triangle(a.p, b.p, c.p, a.n, b.n, c.n, material);
+        this.triangle(a.p, c.p, d.p, a.n, c.n, d.n, material);
+      }
+    }
+  }
+
   cylinder(x: number, z: number, r: number, y0: number, y1: number, material: number, segments = 12, rTop = r): void {
     this.lathe(x, z, [[r, y0], [rTop, y1]], segments, material);
   }
