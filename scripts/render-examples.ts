@@ -1,7 +1,7 @@
 /**
  * Renders every fixture photo in every style (living room; with them the empty room given to a
- * generative model, which the engine was not tuned on), a debug overlay of the estimated
- * geometry per photo, sample renders of a synthetic empty bedroom and kitchen (no real photo of
+ * generative model and a loft found later, which the engine was not tuned on), a debug overlay
+ * of the estimated geometry per photo, sample renders of a synthetic empty bedroom and kitchen (no real photo of
  * those is among the fixtures), a contact sheet of it all (the photo before, then each style,
  * then the overlay), and the portrait living room staged beside a generative model's staging of
  * the same photo, at the same size, to judge the two by eye.
@@ -39,6 +39,8 @@ sources.push({
   bytes: readFileSync(join(dir, '../generative/empty-room-pruna-before.jpg')),
   roomType,
 });
+// A photo found after the engine was tuned: a two-storey loft under construction.
+sources.push({ name: 'loft-under-construction', bytes: readFileSync(join(dir, '../found/loft-under-construction.jpg')), roomType });
 // Sample renders: a synthetic empty bedroom and kitchen, made by the engine's own room renderer.
 const bedroom = renderSyntheticRoom(SAMPLE_BEDROOM);
 const kitchen = renderSyntheticRoom(SAMPLE_KITCHEN);

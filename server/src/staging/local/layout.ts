@@ -166,6 +166,18 @@ function silhouette(room: RoomModel, p: Placement): ImageBox[] | null {
 /** Clutter (analyze.ts) above which a cell of the photo shows a thing with edges every way: a light fitting, a plant. */
 const FITTING_CLUTTER = 3e-4;
 
+/** The share of the photo's cells in `box` whose clutter (edges every way) is over `level`. */
+function clutteredShare(room: RoomModel, box: ImageBox, level: number): number {
+  const { cell, cols, rows, data } = room.clutter;
+  const c0 = Math.max(0, Math.floor(box.u0 / cell));
+  const c1 = Math.min(cols - 1, Math.floor(box.u1 / cell));
+  const r0 = Math.max(0, Math.floor(box.v0 / cell));
+  const r1 = Math.min(rows - 1, Math.floor(box.v1 / cell));
+  let busy = 0;
+  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (data[r * cols + c]! > level) busy++;
+  return busy / Math.max(1, (r1 - r0 + 1) * (c1 - c0 + 1));
+}
+
 /**
  * Whether a pendant, from its shade up to the ceiling, would hang before something the photo
  * shows (the room's own light fitting above the table): a second lamp on the first reads as a
@@ -173,15 +185,16 @@ const FITTING_CLUTTER = 3e-4;
  */
 function showsFitting(room: RoomModel, p: Placement): boolean {
   const box = partImageBox(room, p, p.size.d, room.box.ceiling - p.lift);
-  if (!box) return false;
-  const { cell, cols, rows, data } = room.clutter;
-  const c0 = Math.max(0, Math.floor(box.u0 / cell));
-  const c1 = Math.min(cols - 1, Math.floor(box.u1 / cell));
-  const r0 = Math.max(0, Math.floor(box.v0 / cell));
-  const r1 = Math.min(rows - 1, Math.floor(box.v1 / cell));
-  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (data[r * cols + c]! > FITTING_CLUTTER) return true;
-  return false;
+  return box !== null && clutteredShare(room, box, FITTING_CLUTTER) > 0;
 }
+
+/**
+ * Where a picture may hang: on plain wall, whose cells' clutter stays under `level` but for a
+ * `share` of its outline (a corner, a socket). A stone wall, a staircase, shelving or a view is
+ * not plain, and a wall the room box places where the photo shows something else (a loft's
+ * stairs) is no wall to hang a picture on.
+ */
+const PLAIN_WALL = { level: 5e-5, share: 0.25 };
 
 function openingImageBox(room: RoomModel, o: Opening): ImageBox {
   const at = (a: number, y: number) => wallPoint(room.box, o.wall, a, y);
@@ -228,6 +241,11 @@ const FAINT_WALL: [number, number] = [0.15, 0.35];
 /** How far (metres) a chair in the foreground keeps from such a wall, where its legs would otherwise stand in the photo's wall. */
 const UNSURE_WALL = 0.15;
 
+/** How far (metres) before a doorway's wall a piece starts and ends to count as standing well in front of it, not before it. */
+const FAR_DOOR: [number, number] = [1.5, 3.5];
+/** The share of a doorway a piece well in front of it may hide in the photo. */
+const FAR_DOOR_HIDDEN = 0.5;
+
 /** Every rule a placement must satisfy; reasons are for tests and debugging. */
 export function violation(room: RoomModel, p: Placement, placed: Placement[]): string | null {
   const { left, right, back } = room.box;
@@ -254,6 +272,7 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   // A chair in the foreground may be cut by the frame's bottom edge, as a photographer leaves it; its seat stays in.
   if (p.foreground ? box.v0 > 0.8 * H || box.v1 > 1.03 * H : box.v1 > (p.kind === 'rug' ? 1 : 0.985) * H) return 'out of frame';
   if (p.kind === 'pendant' && showsFitting(room, p)) return 'before a light fitting';
+  if (wallPiece && clutteredShare(room, box, PLAIN_WALL.level) > PLAIN_WALL.share) return 'on a busy wall';
   if (p.foreground) {
     // Much nearer than the sofa, it towers over the group it belongs to.
     const sofa = placed.find((q) => q.kind === 'sofa');
@@ -276,7 +295,11 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
     let hidden = 0;
     for (const part of silhouette(room, p) ?? [box]) hidden += overlapArea(part, ob);
     // A doorway into an unlit hall is no view: a low piece may stand before part of it, its walkway clear.
-    if ((hidden * (SEE_THROUGH[p.kind] ?? 1)) / area > (o.passage && p.size.h + p.lift < 1.2 ? 0.25 : 0.08)) return `hides ${o.kind}`;
+    const near = o.passage && p.size.h + p.lift < 1.2 ? 0.25 : 0.08;
+    // A doorway metres behind the piece is not blocked by it, only partly hidden, as anything in a
+    // deep room hides some of its far wall; a window, the room's view, is kept clear at any depth.
+    const behind = o.kind === 'door' ? wallCoords(room, o.wall, p.x, p.z).dist - Math.max(p.size.w, p.size.d) / 2 : 0;
+    if ((hidden * (SEE_THROUGH[p.kind] ?? 1)) / area > near + (FAR_DOOR_HIDDEN - near) * smoothstep(FAR_DOOR[0], FAR_DOOR[1], behind)) return `hides ${o.kind}`;
   }
   for (const wall of onCounter(p) ? [] : room.walls) {
     for (const [x, z] of fp) {
