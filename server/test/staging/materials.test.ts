@@ -7,7 +7,7 @@ import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.t
 import { layoutRoom } from '../../src/staging/local/layout.ts';
 import { ENV_H, ENV_W, reflectedLight, texelDirection, type RoomRadiance } from '../../src/staging/local/light.ts';
 import { blurPlane, type Segment } from '../../src/staging/local/lines.ts';
-import { albedo, leafId, prepare, relief, texturePixel, toLinear, type Material } from '../../src/staging/local/materials.ts';
+import { albedo, leafId, pileLean, prepare, relief, texturePixel, toLinear, type Material } from '../../src/staging/local/materials.ts';
 import { renderFurniture, type RenderResult } from '../../src/staging/local/render.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
@@ -449,6 +449,54 @@ describe('a satin wood top seen at a grazing angle', () => {
       // kept a tenth with a mirror's rise in reflection towards the grazing view.
       expect(saturation(c) / saturation(toLinear(def.materials.top!.color)), style).toBeGreaterThan(0.15);
     }
+  });
+});
+
+describe('velvet', () => {
+  it("has a pile that leans one way and another in patches a hand or two across, the same way every time", () => {
+    const at = (x: number) => pileLean(x, 0.4, 0.1, 7);
+    expect(at(0.3)).toBe(pileLean(0.3, 0.4, 0.1, 7));
+    const xs = Array.from({ length: 400 }, (_, i) => i * 0.01);
+    const values = xs.map(at);
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    const spread = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length);
+    expect(spread).toBeGreaterThan(0.15);
+    const correlation = (lag: number) => {
+      let c = 0;
+      for (let i = 0; i + lag < values.length; i++) c += (values[i]! - mean) * (values[i + lag]! - mean);
+      return c / (values.length - lag) / spread ** 2;
+    };
+    // Alike within a couple of centimetres, unrelated half a metre away.
+    expect(correlation(2)).toBeGreaterThan(0.8);
+    expect(Math.abs(correlation(50))).toBeLessThan(0.35);
+  });
+
+  it("catches the light towards its outline as a lustre paler than its dye, not as a brighter dye: the portrait room's pouf", async () => {
+    const photo = await decodeImage(readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-living-portrait.jpg', import.meta.url))));
+    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const { width, height } = fitSize(photo.width, photo.height, 800);
+    const def = STYLE_DEFS.luxury;
+    const placed = layoutRoom(room, 'living_room', def);
+    const pouf = placed.find((p) => p.kind === 'pouf')!;
+    const { layer } = renderFurniture(room, placed, 'luxury', def, 'living_room', width, height);
+    const cam = room.camera.scaled(width, height);
+    // Half way up its side: where it faces the camera, and 80 degrees round from there, seen at a graze.
+    const toCamera = Math.atan2(-pouf.z, -pouf.x);
+    const saturation = (turn: number) => {
+      const angle = toCamera + turn;
+      const r = pouf.size.w / 2 - 0.02;
+      const q = cam.project([pouf.x + Math.cos(angle) * r, pouf.size.h / 2, pouf.z + Math.sin(angle) * r]);
+      const c = [0, 0, 0];
+      for (let dv = -1; dv <= 1; dv++) {
+        for (let du = -1; du <= 1; du++) {
+          const i = (Math.round(q.v) + dv) * width + Math.round(q.u) + du;
+          for (let k = 0; k < 3; k++) c[k]! += layer.color[i * 3 + k]! / layer.alpha[i]!;
+        }
+      }
+      return (Math.max(...c) - Math.min(...c)) / Math.max(...c);
+    };
+    expect(saturation(1.4) / saturation(0)).toBeLessThan(0.9);
   });
 });
 

@@ -283,7 +283,8 @@ const armchair: Builder = (c, { w, d, h }) => {
     b.roundedBox([0, 0.26, 0], [w / 2 - 0.02, 0.16, d / 2], 0.12, fabric);
     b.roundedBox([0, 0.47, 0.05], [w / 2 - 0.14, 0.06, d / 2 - 0.14], 0.05, fabric, { crown: 0.015, welt: true });
     b.roundedBox([0, (0.3 + h) / 2, -d / 2 + 0.12], [w / 2 - 0.02, (h - 0.3) / 2, 0.12], 0.12, fabric);
-    for (const signX of [-1, 1]) b.roundedBox([signX * (w / 2 - 0.1), 0.48, -0.02], [0.1, 0.16, d / 2 - 0.02], 0.1, fabric);
+    // Piping round each arm's front, as a tailored cover has: a plain rounded block reads as clay.
+    for (const signX of [-1, 1]) b.roundedBox([signX * (w / 2 - 0.1), 0.48, -0.02], [0.1, 0.16, d / 2 - 0.02], 0.1, fabric, { crown: 0.004, face: 2, welt: true });
     b.box([0, 0.05, 0], [w / 2 - 0.1, 0.05, d / 2 - 0.1], mat('metal'));
     return;
   }

@@ -271,6 +271,16 @@ function leafColour(pm: PreparedMaterial, x: number, y: number, z: number, seed:
 }
 
 /**
+ * Which way velvet's pile leans at a local point, as a shift of the angle the eye meets it at
+ * (-1..1, most within ±0.5): pile brushed or crushed one way shows the fibres' sides where it
+ * leans towards the eye and their tips where it leans away, so a sofa of one dye shows
+ * irregular lighter and darker patches a hand or two across, changing with the view.
+ */
+export function pileLean(x: number, y: number, z: number, seed: number): number {
+  return 2 * (fbm3(x * 5, y * 5, z * 5, seed + 7, 3) - 0.5);
+}
+
+/**
  * Surface relief per material: how its soft creases (upholstery, bedding) or pile (rugs) tilt the
  * normal at a local point, as a vector to add to it; false for smooth finishes. Shading the
  * tilted normal makes the texture answer the room's light as cloth does, where a colour

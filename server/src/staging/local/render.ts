@@ -5,7 +5,7 @@ import { cavityOcclusion } from './cavity.ts';
 import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
 import { evalSh, mirrorLight, radianceCentre, reflectedLight, type RoomRadiance } from './light.ts';
-import { albedo, prepare, relief, texturePixel, toLinear, type PreparedMaterial } from './materials.ts';
+import { albedo, pileLean, prepare, relief, texturePixel, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow } from './lines.ts';
@@ -14,7 +14,7 @@ import { ShadowMap } from './shadowmap.ts';
 import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type ShadowCaster } from './shadows.ts';
 import { patchBrightness, sunThrough } from './sun.ts';
 import { ROLES, type Role, type StyleDef } from './styles.ts';
-import { normalize, smoothstep, type Vec3 } from './vec.ts';
+import { clamp, normalize, smoothstep, type Vec3 } from './vec.ts';
 
 export interface Lighting {
   radiance: RoomRadiance;
@@ -155,6 +155,9 @@ export function daylightFalloff(samples: LightSample[], box: RoomModel['box']): 
  * over its colour and read as pink laminate.
  */
 const SATIN_GRAZING = 0.4;
+
+/** How far velvet's leaning pile (pileLean) shifts the angle its sheen is seen at, in cosine. */
+const PILE_LEAN = 0.4;
 
 /** What a pane's two faces reflect face on (4 % each), and the share of the room's light it scatters in its tint. */
 const GLASS_REFLECTANCE = 0.08;
@@ -341,10 +344,14 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       g *= sheen;
       b *= sheen;
     } else if (m.kind === 'velvet') {
-      const sheen = 0.65 + 1.1 * (1 - ndv) ** 2.5;
-      r *= sheen;
-      g *= sheen;
-      b *= sheen;
+      // Face on, the eye looks down into the pile and sees it dark; along a grazing view the
+      // fibres' sides catch the light as a lustre paler than the dyed body, not a brighter dye.
+      const s = (1 - clamp(ndv - PILE_LEAN * pileLean(f.lx, f.ly, f.lz, f.material * 7919), 0, 1)) ** 2.5;
+      const body = 0.65 + 0.7 * s;
+      const lustre = 0.45 * s * (0.2126 * r + 0.7152 * g + 0.0722 * b);
+      r = r * body + lustre;
+      g = g * body + lustre;
+      b = b * body + lustre;
     }
     refl[0] = 2 * ndv * nx - vx;
     refl[1] = 2 * ndv * ny - vy;
