@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { STYLES } from '@roomstager/contracts';
 import { describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
 import { compositeOnto, estimateEdgeBlur } from '../../src/staging/local/composite.ts';
@@ -931,6 +932,32 @@ describe('a pouf', () => {
     expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(0.006);
     expect(Math.max(...ring.map((q) => q.lean))).toBeGreaterThan(0.15);
     expect(Math.min(...ring.map((q) => q.lean))).toBeLessThan(-0.15);
+  });
+});
+
+describe('a sling chair', () => {
+  it('has its cover sewn into a sleeve round each bar it hangs from, not cut off at the bar', () => {
+    for (const style of STYLES) {
+      const def = STYLE_DEFS[style];
+      const b = new MeshBuilder();
+      const size = pieceSize('slingChair', def);
+      BUILDERS.slingChair({ b, style: def, mat: (r) => (r === 'chairFabric' ? 1 : 0), rng: mulberry32(1), ceiling: 2.5, lift: 0 }, size);
+      const m = b.build();
+      // The frame's side bars stand 3 cm inside the chair's width: cover out there is a sleeve round them.
+      const bar = size.w / 2 - 0.03;
+      let seat = 0;
+      let back = 0;
+      for (let t = 0; t < m.materials.length; t++) {
+        if (m.materials[t] !== 1) continue;
+        const x = Math.abs(m.positions[t * 9]!);
+        const y = m.positions[t * 9 + 1]!;
+        if (x < bar) continue;
+        if (y < 0.45) seat++;
+        else back++;
+      }
+      expect(seat, style).toBeGreaterThanOrEqual(10);
+      expect(back, style).toBeGreaterThanOrEqual(10);
+    }
   });
 });
 

@@ -327,8 +327,19 @@ const slingChair: Builder = (c, { w, d, h }) => {
   b.rod([-x, 0.16, back + 0.025], [x, 0.16, back + 0.025], half * 0.8, frame, round);
   // The seat hangs between the side rails and the back between the back legs, each sagging in its middle.
   const s = x - half;
-  b.sling(-s, s, [[front + 0.01, seat - 0.02], [front - 0.01, seat + 0.005], [front - 0.1, seat - 0.005], [back + 0.06, seat - 0.03], [back + 0.02, seat - 0.01]], 0.006, 0.045, mat('chairFabric'));
-  b.sling(-s, s, [[back + 0.005, seat + 0.08], [back - 0.03, seat + 0.2], [back - 0.05, h - 0.04], [back - 0.07, h + 0.005], [back - 0.09, h - 0.02]], 0.006, 0.035, mat('chairFabric'));
+  const cover = mat('chairFabric');
+  b.sling(-s, s, [[front + 0.01, seat - 0.02], [front - 0.01, seat + 0.005], [front - 0.1, seat - 0.005], [back + 0.06, seat - 0.03], [back + 0.02, seat - 0.01]], 0.006, 0.045, cover);
+  b.sling(-s, s, [[back + 0.005, seat + 0.08], [back - 0.03, seat + 0.2], [back - 0.05, h - 0.04], [back - 0.07, h + 0.005], [back - 0.09, h - 0.02]], 0.006, 0.035, cover);
+  // Each sling's edge is sewn into a sleeve round the bar it hangs from: a rolled edge of the
+  // cover along the seat's rails and up the back legs, where a sheet cut off at the bar reads as card.
+  const sleeve = half + 0.006;
+  const leg = (y: number): Vec3 => [0, y, back + 0.03 - (0.09 * y) / h];
+  for (const signX of [-1, 1]) {
+    const sx = signX * x;
+    b.rod([sx, seat - 0.003, front - 0.025], [sx, seat - 0.018, back + 0.025], sleeve, cover, true);
+    const [lo, hi] = [leg(seat + 0.09), leg(h - 0.03)];
+    b.rod([sx, lo[1], lo[2]], [sx, hi[1], hi[2]], sleeve, cover, true);
+  }
 };
 
 /** How many pleats gather a pouf's top into its button. */
