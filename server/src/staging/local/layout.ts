@@ -711,9 +711,6 @@ function closingReach(kind: ClosingKind, table: Size, own: Size): { ideal: numbe
   return kind === 'pouf' ? { ideal: touching + 0.3, least: touching + 0.2 } : { ideal: CLOSING_DISTANCE, least: touching + 0.35 };
 }
 
-/** Pieces round in plan: they have no front to show the camera nor back to turn to it. */
-const ROUND: ReadonlyArray<ClosingKind> = ['pouf'];
-
 /**
  * What a living room's layout gains where its foreground is not left empty (closeForeground), as
  * score: a group set a little deeper, or along another stretch of wall, that leaves a chair
@@ -818,7 +815,8 @@ function closingChair(
 ): Placement | null {
   const size = pieceSize(kind, style);
   const { ideal, least } = closingReach(kind, table.size, size);
-  const round = ROUND.includes(kind);
+  // A pouf is round in plan: it has no front to show the camera nor back to turn to it.
+  const round = kind === 'pouf';
   const { left, right, back } = room.box;
   // Everything standing on the floor but the table the chair is turned to, small pieces too: a plant crowds a chair as a lamp does.
   const around = placed.filter((q) => onFloor(q) && q !== table && q.kind !== 'rug').flatMap((q) => imageBox(room, q) ?? []);
