@@ -935,6 +935,64 @@ describe('a pouf', () => {
   });
 });
 
+describe("the luxury style's armchair, a tub chair", () => {
+  const size = pieceSize('armchair', STYLE_DEFS.luxury);
+  const build = () => {
+    const b = new MeshBuilder();
+    BUILDERS.armchair({ b, style: STYLE_DEFS.luxury, mat: (r) => (r === 'metal' ? 1 : 0), rng: mulberry32(1), ceiling: 2.5, lift: 0 }, size);
+    return b.build();
+  };
+
+  it('keeps within its size, the same every time', () => {
+    const m = build();
+    expect(build().positions).toEqual(m.positions);
+    for (let i = 0; i < m.positions.length; i += 3) {
+      expect(Math.abs(m.positions[i]!)).toBeLessThanOrEqual(size.w / 2 + 1e-6);
+      expect(Math.abs(m.positions[i + 2]!)).toBeLessThanOrEqual(size.d / 2 + 1e-6);
+      expect(m.positions[i + 1]!).toBeGreaterThanOrEqual(-1e-6);
+      expect(m.positions[i + 1]!).toBeLessThanOrEqual(size.h + 1e-6);
+    }
+  });
+
+  it('stands on four legs with the floor clear under its body', () => {
+    const m = build();
+    const feet = new Set<string>();
+    const p = m.positions;
+    for (let t = 0; t < m.materials.length; t++) {
+      const i = t * 9;
+      if (Math.min(p[i + 1]!, p[i + 4]!, p[i + 7]!) > 0.1) continue;
+      // Below 10 cm there is nothing but brass legs, no face there wider than a leg.
+      expect(m.materials[t]).toBe(1);
+      const span = Math.max(Math.hypot(p[i]! - p[i + 3]!, p[i + 2]! - p[i + 5]!), Math.hypot(p[i]! - p[i + 6]!, p[i + 2]! - p[i + 8]!), Math.hypot(p[i + 3]! - p[i + 6]!, p[i + 5]! - p[i + 8]!));
+      expect(span).toBeLessThan(0.05);
+      for (let k = 0; k < 9; k += 3) if (p[i + k + 1]! < 1e-6) feet.add(`${Math.round(p[i + k]! * 10)} ${Math.round(p[i + k + 2]! * 10)}`);
+    }
+    expect(feet.size).toBe(4);
+  });
+
+  it("is sewn in channels round the inside of its back, the outside smooth but for soft folds", () => {
+    const m = build();
+    // The normals' lean round the axis at the height of a seated back, on the back's half.
+    const lean = (inside: boolean) => {
+      const out: number[] = [];
+      for (let i = 0; i < m.positions.length; i += 3) {
+        const [x, y, z] = [m.positions[i]!, m.positions[i + 1]!, m.positions[i + 2]!];
+        const r = Math.hypot(x, z);
+        const facesAxis = x * m.normals[i]! + z * m.normals[i + 2]! < 0;
+        if (y < 0.55 || y > 0.62 || z > -0.15 || facesAxis !== inside) continue;
+        out.push((-z * m.normals[i]! + x * m.normals[i + 2]!) / r);
+      }
+      return out;
+    };
+    const inner = lean(true);
+    const outer = lean(false);
+    expect(inner.length).toBeGreaterThan(30);
+    expect(Math.max(...inner)).toBeGreaterThan(0.3);
+    expect(Math.min(...inner)).toBeLessThan(-0.3);
+    expect(Math.max(...outer.map(Math.abs))).toBeLessThan(0.15);
+  });
+});
+
 describe('a sling chair', () => {
   it('has its cover sewn into a sleeve round each bar it hangs from, not cut off at the bar', () => {
     for (const style of STYLES) {

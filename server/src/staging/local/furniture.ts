@@ -277,7 +277,11 @@ const armchair: Builder = (c, { w, d, h }) => {
     legs(c, w / 2, d / 2, 0.12, 0.06);
     return;
   }
-  if (style.shape === 'curved' || style.shape === 'soft') {
+  if (style.shape === 'curved') {
+    tubChair(c, Math.min(w, d) / 2, h);
+    return;
+  }
+  if (style.shape === 'soft') {
     // Body and back stand a little inside the arms' outer faces: coplanar faces of differently
     // rounded boxes would fight for the same pixels and leave a ragged seam.
     b.roundedBox([0, 0.26, 0], [w / 2 - 0.02, 0.16, d / 2], 0.12, fabric);
@@ -299,6 +303,72 @@ const armchair: Builder = (c, { w, d, h }) => {
     b.rod([signX * (w / 2 - 0.04), 0.26, d / 2 - 0.08], [signX * (w / 2 - 0.04), 0.54, d / 2 - 0.08], 0.012, mat('wood'));
   }
 };
+
+/** Channels round a tub chair's inside, a hand's width each at the seat's edge. */
+const TUB_CHANNELS = 7;
+
+/**
+ * A tub chair: back and arms one curved wall round a seat cushion, sewn in vertical channels on
+ * its inside and scalloped along its rolled top, standing on four tapered legs clear of the
+ * floor. The wall falls from the back over the arms to the seat's height at the front, so it
+ * closes on itself with no cut ends. A stuffed block on a plinth read as clay; a shell, channels
+ * and the floor seen under it are what a camera shows of an upholstered chair.
+ */
+function tubChair(c: BuildContext, radius: number, h: number): void {
+  const { b, mat } = c;
+  const cover = mat('chairFabric');
+  const bottom = 0.14;
+  const seat = 0.4;
+  const flare = 0.02;
+  const depth = 0.014 + 0.008 * c.rng();
+  // A (0 at the front, pi at the back): the wall's top, and its thickness.
+  const top = (A: number) => seat + 0.02 + (0.6 + (h - 0.04 - 0.6) * smoothstep(1.4, Math.PI, A) - seat - 0.02) * smoothstep(0.5, 0.95, A);
+  const thick = (A: number) => 0.05 + 0.08 * smoothstep(0.5, 0.95, A);
+  const outer = (y: number) => radius - flare + (flare * (y - bottom)) / (h - bottom);
+  // Section: up the outside (t to 0.4), over the rolled top (to 0.7), down the inside to the seat.
+  b.revolve(
+    0,
+    0,
+    (a, t) => {
+      const phi = Math.atan2(Math.sin(a - Math.PI / 2), Math.cos(a - Math.PI / 2));
+      const A = Math.abs(phi);
+      const roll = thick(A) / 2;
+      const yc = top(A) - roll;
+      const rc = outer(yc) - roll;
+      const channel = depth * Math.abs(Math.sin(TUB_CHANNELS * phi)) ** 0.6 * smoothstep(0.8, 1.3, A);
+      if (t <= 0.4) {
+        const s = t / 0.4;
+        const y = bottom + (yc - bottom) * s;
+        // Soft folds down the outside, strongest halfway up, where the cover hangs free.
+        return [outer(y) + 0.004 * Math.sin(5 * a + 2 * Math.sin(3 * a)) * Math.sin(Math.PI * s), y];
+      }
+      if (t <= 0.7) {
+        const th = (Math.PI * (t - 0.4)) / 0.3;
+        const push = roll + channel * smoothstep(Math.PI / 3, Math.PI, th);
+        return [rc + push * Math.cos(th), yc + push * Math.sin(th)];
+      }
+      const y = yc + (Math.min(seat, yc) - yc) * ((t - 0.7) / 0.3);
+      return [rc - roll - channel, y];
+    },
+    30,
+    TUB_CHANNELS * 20,
+    cover,
+  );
+  b.lathe(0, 0, [[0, bottom], [radius - flare, bottom]], 40, cover, false);
+  // Piping round the bottom edge, as a tailored cover has.
+  const cord = 0.007;
+  const ring = Array.from({ length: 9 }, (_, k): [number, number] => {
+    const t = -Math.PI / 2 + (k / 8) * 2 * Math.PI;
+    return [radius - flare + cord * Math.cos(t), bottom + cord + cord * Math.sin(t)];
+  });
+  b.lathe(0, 0, ring, 60, cover, false);
+  const r = radius - 0.06;
+  b.lathe(0, 0, [[0, seat - 0.01], [r, seat - 0.01], [r + 0.01, seat + 0.02], [r + 0.01, seat + 0.08], [r - 0.02, seat + 0.11], [0.15, seat + 0.125], [0, seat + 0.13]], 40, cover);
+  for (const k of [0.25, 0.75, 1.25, 1.75]) {
+    const a = k * Math.PI;
+    b.cylinder(Math.cos(a) * (radius - 0.1), Math.sin(a) * (radius - 0.1), 0.011, 0, bottom + 0.005, mat('metal'), 12, 0.019);
+  }
+}
 
 /**
  * An open-frame chair with a sling seat and back (the style's chair leather or cloth hung from
