@@ -2,13 +2,13 @@ import { Camera } from './camera.ts';
 import { detectCounters, type Counter } from './counters.ts';
 import { detectObstacles, type Obstacle } from './obstacles.ts';
 import type { RgbImage } from './image.ts';
-import { blurPlane, detectSegments, gradient, type Gradient, type Plane, type Segment } from './lines.ts';
+import { blurPlane, detectSegments, gradient, lightBandEdge, type Gradient, type Plane, type Segment } from './lines.ts';
 import { estimateFloorLight } from './floor-light.ts';
 import { estimateRadiance, radianceCentre, type RoomRadiance } from './light.ts';
 import { colorDist, fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
 import { ShadeGrid } from './shadows.ts';
 import { estimateSun } from './sun.ts';
-import { depthVanishingPoints, estimateFocal, estimateVerticalVanishingPoint, verticalSupport, type VanishingPoint } from './vanishing.ts';
+import { depthSupport, depthVanishingPoints, estimateFocal, estimateVerticalVanishingPoint, verticalSupport, type VanishingPoint } from './vanishing.ts';
 import { clamp, type Vec3 } from './vec.ts';
 
 export type WallId = 'left' | 'right' | 'back';
@@ -644,8 +644,14 @@ const explained = (box: RoomBox) => box.score + (box.ceilingScore ?? 0);
  * photo); the room box each camera implies tells them apart, since only the true camera puts
  * its floor lines on the photo's floor-wall boundaries.
  */
-function cameraAndBox(segments: Segment[], color: ColorPlanes, width: number, height: number): { camera: Camera; fromVp: boolean; box: RoomBox } {
-  const vps = depthVanishingPoints(segments, width, height, RIVAL_VPS, RIVAL_SHARE);
+function cameraAndBox(segments: Segment[], bands: ReadonlySet<Segment>, color: ColorPlanes, width: number, height: number): { camera: Camera; fromVp: boolean; box: RoomBox } {
+  // The candidates are ranked by their support less the edges of bands of light: sun stripes run
+  // whichever way the sun does, and are no evidence of the room's depth.
+  const unlit = segments.filter((s) => !bands.has(s));
+  const vps = depthVanishingPoints(segments, width, height, RIVAL_VPS, RIVAL_SHARE)
+    .map((vp) => ({ vp, support: depthSupport(unlit, vp) }))
+    .sort((a, b) => b.support - a.support)
+    .map(({ vp }) => vp);
   const first = estimateCamera(segments, width, height, vps[0] ?? null);
   let best = { ...first, box: fitRoomBox(first.camera, color) };
   if (!first.fromVp) return best;
@@ -659,11 +665,12 @@ function cameraAndBox(segments: Segment[], color: ColorPlanes, width: number, he
 }
 
 /** The photo's straight lines, and the gradient they were found on. */
-function lineSegments(gray: Plane): { segments: Segment[]; grad: Gradient } {
+function lineSegments(gray: Plane): { segments: Segment[]; bands: Set<Segment>; grad: Gradient } {
   const smooth = blurPlane(gray, 1);
   const grad = gradient(smooth);
   const long = Math.max(gray.width, gray.height);
-  return { segments: detectSegments(smooth, grad, { threshold: 0.008, minLength: Math.round(0.03 * long) }), grad };
+  const segments = detectSegments(smooth, grad, { threshold: 0.008, minLength: Math.round(0.03 * long) });
+  return { segments, bands: new Set(segments.filter((s) => lightBandEdge(smooth, s))), grad };
 }
 
 /** Below this box score per pixel of the long side the room's lines are in doubt (the fixtures score 0.055-0.11). */
@@ -695,7 +702,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const { gray, color } = toPlanes(img, 1.2);
   const { grad, ...lines } = lineSegments(gray);
   let segments = lines.segments;
-  let first = cameraAndBox(segments, color, img.width, img.height);
+  let first = cameraAndBox(segments, lines.bands, color, img.width, img.height);
   // The colours the box was fitted on, for fitting it again at a measured scale: the photo's
   // own were the ones in doubt. Everything that reads colour as colour keeps the photo's own.
   let boxColor = color;
@@ -706,8 +713,8 @@ export function analyseRoom(img: RgbImage): RoomModel {
   // converging lines too, and would pass for a room.
   const flat = first.fromVp && first.box.score < DOUBTFUL_FIT * long ? stretched(gray, color) : null;
   if (flat) {
-    const again = lineSegments(flat.gray).segments;
-    const alt = cameraAndBox(again, flat.color, img.width, img.height);
+    const { segments: again, bands } = lineSegments(flat.gray);
+    const alt = cameraAndBox(again, bands, flat.color, img.width, img.height);
     const mine = fitRoomBox(first.camera, flat.color);
     if (alt.fromVp && !alt.box.fallback && alt.box.score >= mine.score) {
       first = alt;

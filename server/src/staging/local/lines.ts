@@ -254,3 +254,64 @@ function fitSegment(region: number[], w: number, g: Gradient): { segment: Segmen
   if (angle >= Math.PI) angle -= Math.PI;
   return { segment: { x1: mx + ux * tmin, y1: my + uy * tmin, x2: mx + ux * tmax, y2: my + uy * tmax, length: len, angle }, width: wmax };
 }
+
+/** A band of light is this much brighter than the floor beside it (plus a little, for dark floors). */
+const BAND_CONTRAST = 1.25;
+/** The band ends where the light falls back this share of the way to the floor beside it. */
+const BAND_FALLS_TO = 0.3;
+/** The widest band of light, a share of the photo's long side: past it, the bright side is a wall. */
+const BAND_WIDTH = 0.15;
+
+/**
+ * Whether segment s is one edge of a band of light on a plane (the grey photo, blurred): a sun
+ * stripe's or a sun patch's. Across it the plane steps up to a brighter side that falls back
+ * within BAND_WIDTH, at most of five places along it. A wall's edge on the floor has its wall
+ * running on up the photo, and a floorboard's or a grout line's dark seam has the same floor on
+ * both sides. Sun stripes run parallel, and their family of lines can outnumber the room's own
+ * depth lines: a hall's diagonal stripes, cropped or turned two degrees, were taken for its depth.
+ */
+export function lightBandEdge(p: Plane, s: Segment): boolean {
+  const nx = -(s.y2 - s.y1) / s.length;
+  const ny = (s.x2 - s.x1) / s.length;
+  const reach = BAND_WIDTH * Math.max(p.width, p.height);
+  const value = (x: number, y: number): number | null => {
+    const xi = Math.round(x);
+    const yi = Math.round(y);
+    return xi < 0 || yi < 0 || xi >= p.width || yi >= p.height ? null : (p.data[yi * p.width + xi] ?? null);
+  };
+  let seen = 0;
+  let bands = 0;
+  for (const t of [0.1, 0.3, 0.5, 0.7, 0.9]) {
+    const x = s.x1 + (s.x2 - s.x1) * t;
+    const y = s.y1 + (s.y2 - s.y1) * t;
+    // The mean a few pixels out to one side (sign 1) or the other.
+    const side = (sign: number): number | null => {
+      let sum = 0;
+      let n = 0;
+      for (let d = 3; d <= 6; d++) {
+        const v = value(x + sign * nx * d, y + sign * ny * d);
+        if (v !== null) {
+          sum += v;
+          n++;
+        }
+      }
+      return n ? sum / n : null;
+    };
+    const a = side(1);
+    const b = side(-1);
+    if (a === null || b === null) continue;
+    seen++;
+    const [bright, dark, sign] = a > b ? [a, b, 1] : [b, a, -1];
+    if (bright < BAND_CONTRAST * dark + 0.02) continue;
+    const back = dark + BAND_FALLS_TO * (bright - dark);
+    for (let d = 8; d <= reach; d += 2) {
+      const v = value(x + sign * nx * d, y + sign * ny * d);
+      if (v === null) break;
+      if (v < back) {
+        bands++;
+        break;
+      }
+    }
+  }
+  return seen > 0 && bands >= Math.max(2, Math.ceil(0.6 * seen));
+}

@@ -8,6 +8,8 @@ export interface VanishingPoint {
 }
 
 const DEG = Math.PI / 180;
+/** How far off a segment may point and still count towards a depth vanishing point. */
+const DEPTH_TOLERANCE = 1.5 * DEG;
 
 function isOblique(s: Segment): boolean {
   const a = s.angle > Math.PI / 2 ? Math.PI - s.angle : s.angle;
@@ -40,6 +42,18 @@ function intersect(a: Segment, b: Segment): [number, number] | null {
   return [a.x1 + t * d1x, a.y1 + t * d1y];
 }
 
+/** Summed length of the oblique segments that point at (x, y), each weighted by how well it does. */
+function supportOf(oblique: Segment[], x: number, y: number, tol: number): number {
+  let support = 0;
+  for (const s of oblique) support += s.length * agreement(s, x, y, tol);
+  return support;
+}
+
+/** The support `depthVanishingPoints` gives a point, counted over `segments` only. */
+export function depthSupport(segments: Segment[], p: { x: number; y: number }): number {
+  return supportOf(segments.filter(isOblique), p.x, p.y, DEPTH_TOLERANCE);
+}
+
 /**
  * Candidates for the vanishing point of the room's depth axis, best first: intersections of
  * oblique segments ranked by the segment length that agrees with them. Candidates come from
@@ -52,7 +66,7 @@ function intersect(a: Segment, b: Segment): [number, number] | null {
 export function depthVanishingPoints(segments: Segment[], width: number, height: number, max = 1, minShare = 0.5): VanishingPoint[] {
   const oblique = segments.filter(isOblique).sort((a, b) => b.length - a.length || a.x1 - b.x1);
   const top = oblique.slice(0, 60);
-  const tol = 1.5 * DEG;
+  const tol = DEPTH_TOLERANCE;
   const found: VanishingPoint[] = [];
   for (let i = 0; i < top.length; i++) {
     for (let j = i + 1; j < top.length; j++) {
@@ -63,9 +77,7 @@ export function depthVanishingPoints(segments: Segment[], width: number, height:
       if (!p) continue;
       const [x, y] = p;
       if (x < -0.5 * width || x > 1.5 * width || y < 0.15 * height || y > 0.85 * height) continue;
-      let support = 0;
-      for (const s of oblique) support += s.length * agreement(s, x, y, tol);
-      found.push({ x, y, support });
+      found.push({ x, y, support: supportOf(oblique, x, y, tol) });
     }
   }
   // Stable sort: equal supports keep the pair order, as the single best search did.
@@ -121,11 +133,7 @@ function refine(oblique: Segment[], best: VanishingPoint, tol: number, long: num
   if (det > 1e-6) {
     const x = (a22 * b1 - a12 * b2) / det;
     const y = (a11 * b2 - a12 * b1) / det;
-    if (Math.hypot(x - best.x, y - best.y) < 0.1 * long) {
-      let support = 0;
-      for (const s of oblique) support += s.length * agreement(s, x, y, tol);
-      return { x, y, support };
-    }
+    if (Math.hypot(x - best.x, y - best.y) < 0.1 * long) return { x, y, support: supportOf(oblique, x, y, tol) };
   }
   return best;
 }
