@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { STYLES } from '@roomstager/contracts';
 import { describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
-import { compositeOnto, estimateEdgeBlur } from '../../src/staging/local/composite.ts';
+import { compositeOnto, estimateEdgeBlur, type ClippedFloor } from '../../src/staging/local/composite.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
 import { layoutRoom } from '../../src/staging/local/layout.ts';
 import { ENV_H, ENV_W, reflectedLight, texelDirection, type RoomRadiance } from '../../src/staging/local/light.ts';
@@ -609,6 +609,42 @@ describe('compositing a smooth gradient', () => {
       const levels = [...used].sort((a, b) => a - b);
       for (let v = levels[0]!; v <= levels[levels.length - 1]!; v++) expect(used.has(v), `${style}: level ${v}`).toBe(true);
     }
+  });
+});
+
+describe('compositing a shadow over a clipped sun patch', () => {
+  it("darkens it to the floor's own colour, not to grey, and leaves unclipped floor and walls as they were", () => {
+    const [width, height] = [64, 64];
+    // Wood in shade on the left, a sun patch the camera clipped on the right.
+    const wood = [200, 130, 70];
+    const sun = [252, 248, 235];
+    const make = () => {
+      const data = new Uint8Array(width * height * 3);
+      for (let i = 0; i < width * height; i++) data.set(i % width < 32 ? wood : sun, i * 3);
+      return { width, height, data };
+    };
+    // A piece's shadow over everything, keeping 30 % of the light; nothing of the piece itself.
+    const shadowed: RenderResult = {
+      layer: { width: 8, height: 8, color: new Float32Array(192), alpha: new Float32Array(64), depth: new Float32Array(64).fill(Infinity) },
+      shadow: new Float32Array(64).fill(0.3),
+      reflection: null,
+    };
+    const grade = { gain: [1, 1, 1] as Vec3, contrast: 1, saturation: 1 };
+    const linear = (v: number) => (v / 255) ** 2.2;
+    const floor = (at: boolean): ClippedFloor => ({ color: [linear(wood[0]!), linear(wood[1]!), linear(wood[2]!)], at: () => at });
+    const pixel = (out: Uint8Array, x: number) => Array.from(out.subarray((32 * width + x) * 3, (32 * width + x) * 3 + 3));
+    const plain = compositeOnto(make(), shadowed, grade, 1).data;
+    const onFloor = compositeOnto(make(), shadowed, grade, 1, floor(true)).data;
+    const onWall = compositeOnto(make(), shadowed, grade, 1, floor(false)).data;
+    const ratio = (p: number[]) => p[0]! / Math.max(1, p[2]!);
+    // Without the floor's colour the patch turns grey; with it, it is the wood in shade.
+    expect(ratio(pixel(plain, 48))).toBeLessThan(1.2);
+    expect(ratio(pixel(onFloor, 48))).toBeGreaterThan(2);
+    const lum = (p: number[]) => 0.2126 * linear(p[0]!) + 0.7152 * linear(p[1]!) + 0.0722 * linear(p[2]!);
+    expect(Math.abs(lum(pixel(onFloor, 48)) / lum(pixel(plain, 48)) - 1)).toBeLessThan(0.1);
+    // Unclipped floor, and a clipped wall, darken as before.
+    expect(pixel(onFloor, 16)).toEqual(pixel(plain, 16));
+    expect(Buffer.from(onWall).equals(Buffer.from(plain))).toBe(true);
   });
 });
 

@@ -1,9 +1,10 @@
+import type { RoomModel } from './analyze.ts';
 import { SRGB_TO_LINEAR, linearToSrgb8, type RgbImage } from './image.ts';
 import { mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow, type Segment } from './lines.ts';
 import type { RenderResult } from './render.ts';
 import type { StyleDef } from './styles.ts';
-import { clamp } from './vec.ts';
+import { clamp, smoothstep, type Vec3 } from './vec.ts';
 
 /**
  * Photo noise level (8-bit units) from the residual after a 4-neighbour mean, taken over the
@@ -116,12 +117,55 @@ export function blurLayer(render: RenderResult, sigma: number): void {
 }
 
 /**
+ * The photo's floor, for its clipped pixels: a sun patch the camera clipped has lost its colour
+ * (its pixels are near white), so darkened in a piece's shadow it turned grey where the floor
+ * in shade is its own colour. There the darkened pixel takes the floor's colour.
+ */
+export interface ClippedFloor {
+  /** The floor's colour, linear. */
+  color: Vec3;
+  /** Whether photo pixel (x, y) shows the floor. */
+  at(x: number, y: number): boolean;
+}
+
+/**
+ * The room's floor as `photo` shows it (pixels whose ray meets the floor inside the room box),
+ * and its colour where nothing clipped it: the median of its unclipped pixels, so a sun patch
+ * does not tint it. Null where too little of the floor is unclipped to say.
+ */
+export function clippedFloor(room: RoomModel, photo: RgbImage): ClippedFloor | null {
+  const { width, height, data } = photo;
+  const cam = room.camera.scaled(width, height);
+  const { left, right, back } = room.box;
+  const at = (x: number, y: number) => {
+    const p = cam.floorPoint(x + 0.5, y + 0.5);
+    return p !== null && p[0] > left && p[0] < right && p[2] < back;
+  };
+  const step = Math.max(1, Math.round(Math.max(width, height) / 160));
+  const channels: [number[], number[], number[]] = [[], [], []];
+  for (let y = 0; y < height; y += step) {
+    for (let x = 0; x < width; x += step) {
+      const i = (y * width + x) * 3;
+      if (Math.max(data[i]!, data[i + 1]!, data[i + 2]!) >= CLIPPED[0] || !at(x, y)) continue;
+      for (let k = 0; k < 3; k++) channels[k as 0 | 1 | 2].push(data[i + k]!);
+    }
+  }
+  if (channels[0].length < 50) return null;
+  const median = (v: number[]) => SRGB_TO_LINEAR[v.sort((a, b) => a - b)[v.length >> 1]!]!;
+  return { color: [median(channels[0]), median(channels[1]), median(channels[2])], at };
+}
+
+/** A photo pixel's brightest channel (8-bit) from which it counts as clipped, and at which fully. */
+const CLIPPED: [number, number] = [215, 250];
+
+/**
  * Composites the render over the full-size photo, in place (a 40 MP photo is 120 MB; a second
  * copy is not needed): the floor is darkened by the shadow layer,
  * furniture goes over it with its coverage, grain matching the photo is added where furniture
  * is, and the style's light grade is applied to the whole picture.
  */
-export function compositeOnto(photo: RgbImage, render: RenderResult, grade: StyleDef['grade'], seed: number): RgbImage {
+export function compositeOnto(photo: RgbImage, render: RenderResult, grade: StyleDef['grade'], seed: number, floor: ClippedFloor | null = null): RgbImage {
+  const floorLum = floor ? Math.max(1e-4, 0.2126 * floor.color[0] + 0.7152 * floor.color[1] + 0.0722 * floor.color[2]) : 1;
   const { layer, shadow, reflection } = render;
   const lw = layer.width;
   const lh = layer.height;
@@ -226,9 +270,21 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
           m1 = reflection.color[ri + 1]! * (1 - a);
           m2 = reflection.color[ri + 2]! * (1 - a);
         }
-        r = linearToSrgb8(Math.max(0, SRGB_TO_LINEAR[r]! * keep + m0) + c0);
-        g = linearToSrgb8(Math.max(0, SRGB_TO_LINEAR[g]! * keep + m1) + c1);
-        b = linearToSrgb8(Math.max(0, SRGB_TO_LINEAR[b]! * keep + m2) + c2);
+        let lr = Math.max(0, SRGB_TO_LINEAR[r]! * keep + m0);
+        let lg = Math.max(0, SRGB_TO_LINEAR[g]! * keep + m1);
+        let lb = Math.max(0, SRGB_TO_LINEAR[b]! * keep + m2);
+        const clipped = floor && s < 0.98 ? smoothstep(CLIPPED[0], CLIPPED[1], Math.max(r, g, b)) : 0;
+        if (floor && clipped > 0 && floor.at(x, y)) {
+          // As dark as the shadow makes it, in the floor's colour, the more so the deeper the shadow.
+          const w = clipped * smoothstep(0, 0.5, 1 - s);
+          const k = (0.2126 * lr + 0.7152 * lg + 0.0722 * lb) / floorLum;
+          lr += (floor.color[0] * k - lr) * w;
+          lg += (floor.color[1] * k - lg) * w;
+          lb += (floor.color[2] * k - lb) * w;
+        }
+        r = linearToSrgb8(lr + c0);
+        g = linearToSrgb8(lg + c1);
+        b = linearToSrgb8(lb + c2);
         if (a > 0.002 && noise > 0.3) {
           // Mostly luminance grain, like a camera's, scaled by coverage.
           const nl = (rng() + rng() + rng() - 1.5) * 2 * noise * a;

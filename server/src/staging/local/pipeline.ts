@@ -2,7 +2,7 @@ import { ROOM_TYPES, STYLES, type RoomType, type Style } from '@roomstager/contr
 import { z } from 'zod';
 import type { StageInput, StageOutput } from '../engine.ts';
 import { analyseRoom, ANALYSIS_LONG_SIDE, reviveRoom, type RoomModel } from './analyze.ts';
-import { blurLayer, compositeOnto, estimateEdgeBlur } from './composite.ts';
+import { blurLayer, clippedFloor, compositeOnto, estimateEdgeBlur } from './composite.ts';
 import { decodeImage, encodeJpeg, fitSize, resizeRgb, type RgbImage } from './image.ts';
 import { layoutVariations, type Placement } from './layout.ts';
 import { hashBytes, hashString } from './prng.ts';
@@ -195,7 +195,7 @@ export function takeShare(request: HelpRequest): void {
  */
 async function composeVariation(p: Prepared, k: number, target: RgbImage, signal: AbortSignal): Promise<RgbImage> {
   const render = await renderVariation(p, k, signal);
-  return compositeOnto(target, render, p.sets[k]!.def.grade, p.grainSeed);
+  return compositeOnto(target, render, p.sets[k]!.def.grade, p.grainSeed, clippedFloor(p.room, target));
 }
 
 /** The photo's pixels in a new buffer (compositing writes over its target). */
