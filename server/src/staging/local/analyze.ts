@@ -87,7 +87,26 @@ export interface Clutter {
 
 const CLUTTER_CELL = 8;
 
-function measureClutter(g: Gradient, width: number, height: number): Clutter {
+/**
+ * The tone (0..1, the 99th percentile of the grey) that a photo exposed for its room reaches at
+ * least: its windows, lamps or white paint. Clutter is measured on gradients, which fall with the
+ * exposure: an underexposed photo's clutter is scaled up as if it reached this tone, so its busy
+ * walls are not taken for plain ones (the loft darkened to 55 % hung a picture on its glass).
+ */
+const CLUTTER_WHITE = 0.85;
+
+/** The factor on an underexposed photo's clutter (1 where it reaches CLUTTER_WHITE): the square of its shortfall, as clutter is a squared gradient. */
+function clutterGain(gray: Plane): number {
+  const bins = new Uint32Array(256);
+  for (const v of gray.data) bins[Math.max(0, Math.min(255, Math.floor(v * 255)))]!++;
+  let above = 0;
+  let b = 255;
+  while (b > 0 && above + bins[b]! <= 0.01 * gray.data.length) above += bins[b--]!;
+  const white = (b + 1) / 255;
+  return white >= CLUTTER_WHITE ? 1 : (CLUTTER_WHITE / Math.max(0.05, white)) ** 2;
+}
+
+function measureClutter(g: Gradient, width: number, height: number, gain: number): Clutter {
   const cols = Math.ceil(width / CLUTTER_CELL);
   const rows = Math.ceil(height / CLUTTER_CELL);
   const data = new Float32Array(cols * rows);
@@ -111,7 +130,7 @@ function measureClutter(g: Gradient, width: number, height: number): Clutter {
       xx /= n;
       yy /= n;
       xy /= n;
-      data[r * cols + c] = (xx + yy) / 2 - Math.sqrt(((xx - yy) / 2) ** 2 + xy * xy);
+      data[r * cols + c] = gain * ((xx + yy) / 2 - Math.sqrt(((xx - yy) / 2) ** 2 + xy * xy));
     }
   }
   return { cell: CLUTTER_CELL, cols, rows, data };
@@ -756,6 +775,6 @@ export function analyseRoom(img: RgbImage): RoomModel {
     sun,
     counters,
     obstacles,
-    clutter: measureClutter(grad, img.width, img.height),
+    clutter: measureClutter(grad, img.width, img.height, clutterGain(gray)),
   };
 }
