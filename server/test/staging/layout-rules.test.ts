@@ -21,13 +21,31 @@ const LOFT = 'found/loft-under-construction.jpg';
 const FIXTURES = ['rooms/empty-living-portrait.jpg', 'rooms/empty-open-plan-living-dining.jpg', 'rooms/empty-hall-arched-windows.jpg', 'generative/empty-room-pruna-before.jpg', LOFT];
 const rooms = new Map<string, RoomModel>();
 
+/** The room the engine reads in a photo's bytes, analysed at its analysis size. */
+async function analysed(bytes: Buffer): Promise<RoomModel> {
+  const photo = await decodeImage(bytes);
+  const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+  return analyseRoom(await resizeRgb(photo, a.width, a.height));
+}
+
+const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)));
+
 beforeAll(async () => {
-  for (const name of FIXTURES) {
-    const photo = await decodeImage(readFileSync(fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url))));
-    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
-    rooms.set(name, analyseRoom(await resizeRgb(photo, a.width, a.height)));
-  }
+  for (const name of FIXTURES) rooms.set(name, await analysed(fixture(name)));
 });
+
+/**
+ * A picture's outline in the photo, in pixels of a photo `scale` times the analysed size, and
+ * whether it overlaps `area` (a rectangle measured in that photo).
+ */
+function pictureOver(room: RoomModel, art: Placement, scale: number, area: { u0: number; u1: number; v0: number; v1: number }) {
+  const corners = footprint(art).flatMap(([x, z]) => [art.lift, art.lift + art.size.h].map((y) => room.camera.project([x, y, z])));
+  const u0 = Math.min(...corners.map((q) => q.u)) * scale;
+  const u1 = Math.max(...corners.map((q) => q.u)) * scale;
+  const v0 = Math.min(...corners.map((q) => q.v)) * scale;
+  const v1 = Math.max(...corners.map((q) => q.v)) * scale;
+  return { u0, v0, overlaps: u0 < area.u1 && area.u0 < u1 && v0 < area.v1 && area.v0 < v1 };
+}
 
 /** The way a piece faces, on the floor (its local +Z). */
 const facing = (p: Placement): [number, number] => [Math.sin(p.yaw), Math.cos(p.yaw)];
@@ -174,15 +192,13 @@ describe("a stager's layout on the fixture photos", () => {
   });
 
   it('closes the open-plan room cropped to its middle with an armchair beside the table, showing the camera some of its front', async () => {
-    const bytes = readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-open-plan-living-dining.jpg', import.meta.url)));
+    const bytes = fixture('rooms/empty-open-plan-living-dining.jpg');
     const { width, height } = await sharp(bytes).metadata();
     const crop = await sharp(bytes)
       .extract({ left: Math.round(width! * 0.15), top: Math.round(height! * 0.1), width: Math.round(width! * 0.7), height: Math.round(height! * 0.8) })
       .jpeg({ quality: 92 })
       .toBuffer();
-    const photo = await decodeImage(crop);
-    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
-    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const room = await analysed(crop);
     for (const style of ['modern', 'traditional'] as const) {
       const placed = layoutRoom(room, 'living_room', STYLE_DEFS[style]);
       const chair = placed.find((p) => p.foreground);
@@ -196,10 +212,7 @@ describe("a stager's layout on the fixture photos", () => {
 
   it('offers a mirrored photo the mirrored places: the open-plan room flipped gets its chair in every style', async () => {
     // (The portrait room's chairs stand as near its faint near wall as they may: too tight a fit to mirror.)
-    const bytes = await sharp(readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-open-plan-living-dining.jpg', import.meta.url)))).flop().jpeg({ quality: 92 }).toBuffer();
-    const photo = await decodeImage(bytes);
-    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
-    const flipped = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const flipped = await analysed(await sharp(fixture('rooms/empty-open-plan-living-dining.jpg')).flop().jpeg({ quality: 92 }).toBuffer());
     const original = rooms.get('rooms/empty-open-plan-living-dining.jpg')!;
     for (const style of STYLES) {
       const chair = layoutRoom(flipped, 'living_room', STYLE_DEFS[style]).find((p) => p.foreground);
@@ -279,16 +292,7 @@ describe("a stager's layout on the fixture photos", () => {
     ['as taken', 1],
     ['underexposed, at 55 % of its brightness', 0.55],
   ])("hangs no picture on the loft's staircase or its stone wall, where its room box puts a wall: art only on plain wall (%s)", async (_, exposure) => {
-    const darkened = async () => {
-      const bytes = await sharp(readFileSync(fileURLToPath(new URL(`../fixtures/${LOFT}`, import.meta.url))))
-        .linear(exposure, 0)
-        .jpeg({ quality: 90 })
-        .toBuffer();
-      const photo = await decodeImage(bytes);
-      const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
-      return analyseRoom(await resizeRgb(photo, a.width, a.height));
-    };
-    const room = exposure === 1 ? rooms.get(LOFT)! : await darkened();
+    const room = exposure === 1 ? rooms.get(LOFT)! : await analysed(await sharp(fixture(LOFT)).linear(exposure, 0).jpeg({ quality: 90 }).toBuffer());
     // The stone wall and the staircase before it, measured in the 1080x720 photo.
     const scale = 1080 / room.camera.p.width;
     const busy = { u0: 660, u1: 945, v0: 0, v1: 520 };
@@ -296,12 +300,7 @@ describe("a stager's layout on the fixture photos", () => {
       for (const style of STYLES) {
         for (const placed of layoutVariations(room, roomType, [0, 1, 2].map((k) => variationSet(style, k, 'listing-1', 0).def))) {
           for (const art of placed.filter((p) => p.kind === 'art')) {
-            const corners = footprint(art).flatMap(([x, z]) => [art.lift, art.lift + art.size.h].map((y) => room.camera.project([x, y, z])));
-            const u0 = Math.min(...corners.map((q) => q.u)) * scale;
-            const u1 = Math.max(...corners.map((q) => q.u)) * scale;
-            const v0 = Math.min(...corners.map((q) => q.v)) * scale;
-            const v1 = Math.max(...corners.map((q) => q.v)) * scale;
-            const overlaps = u0 < busy.u1 && busy.u0 < u1 && v0 < busy.v1 && busy.v0 < v1;
+            const { u0, v0, overlaps } = pictureOver(room, art, scale, busy);
             expect(overlaps, `${roomType} ${style} art at ${[u0, v0].map(Math.round)}`).toBe(false);
           }
         }
@@ -310,29 +309,23 @@ describe("a stager's layout on the fixture photos", () => {
   });
 
   it("hangs no picture across the Pruna room's window where its crop leaves the window unfound: a view is no plain wall", async () => {
-    const bytes = readFileSync(fileURLToPath(new URL('../fixtures/generative/empty-room-pruna-before.jpg', import.meta.url)));
+    const bytes = fixture('generative/empty-room-pruna-before.jpg');
     const { width, height } = await sharp(bytes).metadata();
     const crop = { left: Math.round(width! * 0.1), top: Math.round(height! * 0.1), width: Math.round(width! * 0.8), height: Math.round(height! * 0.8) };
-    const photo = await decodeImage(await sharp(bytes).extract(crop).jpeg({ quality: 90 }).toBuffer());
-    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
-    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const room = await analysed(await sharp(bytes).extract(crop).jpeg({ quality: 90 }).toBuffer());
     // Its middle 80 % loses the doorway that measures the camera, and the box's ceiling runs
     // across the window, which is then not found: the pictures hung over its lower sash.
     expect(room.openings.some((o) => o.kind === 'window')).toBe(false);
     // The window's frame, measured in the 1075x614 crop.
     const glass = { u0: 49, u1: 313, v0: 45, v1: 323 };
-    const scale = photo.width / room.camera.p.width;
+    const scale = crop.width / room.camera.p.width;
     let hung = 0;
     for (const style of STYLES) {
       for (const placed of layoutVariations(room, 'living_room', [0, 1, 2].map((k) => variationSet(style, k, 'listing-1', 0).def))) {
         for (const art of placed.filter((p) => p.kind === 'art')) {
           hung++;
-          const corners = footprint(art).flatMap(([x, z]) => [art.lift, art.lift + art.size.h].map((y) => room.camera.project([x, y, z])));
-          const u0 = Math.min(...corners.map((q) => q.u)) * scale;
-          const u1 = Math.max(...corners.map((q) => q.u)) * scale;
-          const v0 = Math.min(...corners.map((q) => q.v)) * scale;
-          const v1 = Math.max(...corners.map((q) => q.v)) * scale;
-          expect(u0 < glass.u1 && glass.u0 < u1 && v0 < glass.v1 && glass.v0 < v1, `${style} art at ${[u0, v0].map(Math.round)}`).toBe(false);
+          const { u0, v0, overlaps } = pictureOver(room, art, scale, glass);
+          expect(overlaps, `${style} art at ${[u0, v0].map(Math.round)}`).toBe(false);
         }
       }
     }
