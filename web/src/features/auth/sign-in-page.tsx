@@ -45,6 +45,10 @@ function SignInCard({ mode }: SignInPageProps) {
   const location = useLocation();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // The page is prerendered: until React has hydrated it the button has no handler, and a click
+  // on a slow device (or a loaded test machine) was lost without a sign.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const returnTo = useRef<string | null>(null);
 
   useEffect(() => {
@@ -83,7 +87,7 @@ function SignInCard({ mode }: SignInPageProps) {
               {error}
             </Alert>
           )}
-          <Button variant="outline" size="lg" className="mt-6 w-full" onClick={signIn} disabled={pending}>
+          <Button variant="outline" size="lg" className="mt-6 w-full" onClick={signIn} disabled={pending || !hydrated}>
             <GoogleMark />
             {login ? 'Sign in with Google' : 'Sign up with Google'}
           </Button>
