@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { navigation } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 import { usePageMeta } from '../../lib/use-page-meta.ts';
 import { storeReturnUrl } from './api.ts';
 import { signInErrorMessage } from './sign-in-errors.ts';
@@ -45,10 +46,7 @@ function SignInCard({ mode }: SignInPageProps) {
   const location = useLocation();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  // The page is prerendered: until React has hydrated it the button has no handler, and a click
-  // on a slow device (or a loaded test machine) was lost without a sign.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const returnTo = useRef<string | null>(null);
 
   useEffect(() => {

@@ -7,6 +7,7 @@ import { PackGrid } from '../../components/pack-card.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { loginPath } from '../../lib/login-path.ts';
 import { useSession } from '../../lib/session.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 import { usePageMeta } from '../../lib/use-page-meta.ts';
 
 /** Where the plan chosen while signed out is remembered until checkout. */
@@ -16,6 +17,7 @@ export function PricingPage() {
   usePageMeta('/pricing');
   const navigate = useNavigate();
   const { data: user } = useSession();
+  const hydrated = useHydrated();
 
   const choose = (pack: CreditPack) => {
     const checkout = `/checkout/${pack.priceUsd}`;
@@ -37,7 +39,7 @@ export function PricingPage() {
       <SimpleHeader />
       <MainContent className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
         <div className="flex flex-wrap items-center justify-between gap-4">
-          <Button variant="ghost" className="-ml-3" onClick={() => navigate(-1)}>
+          <Button variant="ghost" className="-ml-3" onClick={() => navigate(-1)} disabled={!hydrated}>
             <ArrowLeft aria-hidden className="size-4" />
             Back
           </Button>
@@ -63,7 +65,7 @@ export function PricingPage() {
             </>
           )}
           action={(pack) => (
-            <Button variant={pack.popular ? 'primary' : 'outline'} className="mt-8 w-full" onClick={() => choose(pack)}>
+            <Button variant={pack.popular ? 'primary' : 'outline'} className="mt-8 w-full" onClick={() => choose(pack)} disabled={!hydrated}>
               Choose {pack.name}
             </Button>
           )}
