@@ -91,7 +91,7 @@ const CLUTTER_CELL = 8;
  * The tone (0..1, the 99th percentile of the grey) that a photo exposed for its room reaches at
  * least: its windows, lamps or white paint. Clutter is measured on gradients, which fall with the
  * exposure: an underexposed photo's clutter is scaled up as if it reached this tone, so its busy
- * walls are not taken for plain ones (the loft darkened to 55 % hung a picture on its glass).
+ * walls are not taken for plain ones (the loft darkened to 55 % hung a picture on its stone wall).
  */
 const CLUTTER_WHITE = 0.85;
 

@@ -304,6 +304,15 @@ const armchair: Builder = (c, { w, d, h }) => {
   }
 };
 
+/** Piping: a cord of the cover, `cord` thick, round a seam of radius `radius` at height `y` about the piece's axis. */
+function piping(c: BuildContext, radius: number, y: number, cord: number, segments: number, material: number): void {
+  const ring = Array.from({ length: 9 }, (_, k): [number, number] => {
+    const a = -Math.PI / 2 + (k / 8) * 2 * Math.PI;
+    return [radius + cord * Math.cos(a), y + cord * Math.sin(a)];
+  });
+  c.b.lathe(0, 0, ring, segments, material, false);
+}
+
 /** Channels round a tub chair's inside, a hand's width each at the seat's edge. */
 const TUB_CHANNELS = 7;
 
@@ -356,12 +365,7 @@ function tubChair(c: BuildContext, radius: number, h: number): void {
   );
   b.lathe(0, 0, [[0, bottom], [radius - flare, bottom]], 40, cover, false);
   // Piping round the bottom edge, as a tailored cover has.
-  const cord = 0.007;
-  const ring = Array.from({ length: 9 }, (_, k): [number, number] => {
-    const t = -Math.PI / 2 + (k / 8) * 2 * Math.PI;
-    return [radius - flare + cord * Math.cos(t), bottom + cord + cord * Math.sin(t)];
-  });
-  b.lathe(0, 0, ring, 60, cover, false);
+  piping(c, radius - flare, bottom + 0.007, 0.007, 60, cover);
   const r = radius - 0.06;
   b.lathe(0, 0, [[0, seat - 0.01], [r, seat - 0.01], [r + 0.01, seat + 0.02], [r + 0.01, seat + 0.08], [r - 0.02, seat + 0.11], [0.15, seat + 0.125], [0, seat + 0.13]], 40, cover);
   for (const k of [0.25, 0.75, 1.25, 1.75]) {
@@ -452,13 +456,7 @@ const pouf: Builder = (c, { w, h }) => {
     POUF_PLEATS * 10,
     cover,
   );
-  // The piping: a cord of the cover round the seam, a ring turned about the axis.
-  const cord = 0.006;
-  const ring = Array.from({ length: 9 }, (_, k): [number, number] => {
-    const a = -Math.PI / 2 + (k / 8) * 2 * Math.PI;
-    return [rim + cord * Math.cos(a), seam + cord * Math.sin(a)];
-  });
-  b.lathe(0, 0, ring, 48, cover, false);
+  piping(c, rim, seam, 0.006, 48, cover);
   b.ellipsoid([0, seam + crown(1), 0], [0.02, 0.012, 0.02], cover, 4, 8);
 };
 

@@ -265,7 +265,7 @@ const BAND_WIDTH = 0.15;
 /**
  * Whether segment s is one edge of a band of light on a plane (the grey photo, blurred): a sun
  * stripe's or a sun patch's. Across it the plane steps up to a brighter side that falls back
- * within BAND_WIDTH, at most of five places along it. A wall's edge on the floor has its wall
+ * within BAND_WIDTH, at three or more of five places along it. A wall's edge on the floor has its wall
  * running on up the photo, and a floorboard's or a grout line's dark seam has the same floor on
  * both sides. Sun stripes run parallel, and their family of lines can outnumber the room's own
  * depth lines: a hall's diagonal stripes, cropped or turned two degrees, were taken for its depth.

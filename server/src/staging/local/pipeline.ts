@@ -2,7 +2,7 @@ import { ROOM_TYPES, STYLES, type RoomType, type Style } from '@roomstager/contr
 import { z } from 'zod';
 import type { StageInput, StageOutput } from '../engine.ts';
 import { analyseRoom, ANALYSIS_LONG_SIDE, reviveRoom, type RoomModel } from './analyze.ts';
-import { blurLayer, clippedFloor, compositeOnto, estimateEdgeBlur } from './composite.ts';
+import { blurLayer, clippedFloor, compositeOnto, estimateEdgeBlur, type ClippedFloor } from './composite.ts';
 import { decodeImage, encodeJpeg, fitSize, resizeRgb, type RgbImage } from './image.ts';
 import { layoutVariations, type Placement } from './layout.ts';
 import { hashBytes, hashString } from './prng.ts';
@@ -82,6 +82,8 @@ interface Prepared extends Plan {
   /** The photo's edge blur at the render size, and the seed of its grain. */
   blur: number;
   grainSeed: number;
+  /** The photo's floor and its unclipped colour, for shadows over clipped floor. */
+  floor: ClippedFloor | null;
   render: { width: number; height: number };
   /** Each variation's render in shared memory when a helper thread takes a share of it. */
   parts: SharedPart[] | null;
@@ -101,13 +103,14 @@ async function prepare(bytes: Buffer, style: Style, roomType: RoomType, signal: 
   signal.throwIfAborted();
   checkRoomFound(photo, analysed, plan.room, plan.layouts[0]!);
   const blur = estimateEdgeBlur(photo, plan.room.segments, plan.room.camera.p.width, render.width);
+  const floor = clippedFloor(plan.room, photo);
   // The helper starts on the floor's shadow grid now, alongside this thread; nothing after this can fail and leave it the parts.
   let parts = helper ? await helper.lease(plan.sets.length, render.width, render.height, signal) : null;
   if (parts && !helper?.help({ plan, style, roomType, parts })) {
     helper?.giveBack(parts);
     parts = null;
   }
-  return { ...plan, photo, style, roomType, blur, grainSeed: hashString(`${style}:${roomType}`, photoSeed), render, parts, helper: parts ? helper : null };
+  return { ...plan, photo, style, roomType, blur, grainSeed: hashString(`${style}:${roomType}`, photoSeed), floor, render, parts, helper: parts ? helper : null };
 }
 
 /**
@@ -195,7 +198,7 @@ export function takeShare(request: HelpRequest): void {
  */
 async function composeVariation(p: Prepared, k: number, target: RgbImage, signal: AbortSignal): Promise<RgbImage> {
   const render = await renderVariation(p, k, signal);
-  return compositeOnto(target, render, p.sets[k]!.def.grade, p.grainSeed, clippedFloor(p.room, target));
+  return compositeOnto(target, render, p.sets[k]!.def.grade, p.grainSeed, p.floor);
 }
 
 /** The photo's pixels in a new buffer (compositing writes over its target). */
