@@ -221,6 +221,26 @@ describe('room analysis on real photos', () => {
     expect(room.openings.filter((o) => o.kind === 'door')).toHaveLength(1);
   });
 
+  it.each([
+    ['its middle 80 %', { left: 0.1, top: 0.1, width: 0.8, height: 0.8 }],
+    ['its right 75 %', { left: 0.25, top: 0, width: 0.75, height: 1 }],
+  ])('measures the camera of the Pruna room by its doorway when cropped to %s, whose ceiling the assumed height puts out of reach', async (_, part) => {
+    const bytes = readFileSync(fileURLToPath(new URL('../fixtures/generative/empty-room-pruna-before.jpg', import.meta.url)));
+    const { width, height } = await sharp(bytes).metadata();
+    const crop = { left: Math.floor(width! * part.left), top: Math.floor(height! * part.top), width: Math.floor(width! * part.width), height: Math.floor(height! * part.height) };
+    const photo = await decodeImage(await sharp(bytes).extract(crop).jpeg({ quality: 92 }).toBuffer());
+    const size = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const room = analyseRoom(await resizeRgb(photo, size.width, size.height));
+    // At the assumed 1.5 m its ceiling (3.1 m at the measured 0.9) would be 5 m up, past the
+    // ceiling search, which took a weaker line lower down instead. Scaled by the doorway, that
+    // stand-in came to 1.5 m and the doorway's measure was thrown out: the furniture was drawn
+    // at two thirds of its size.
+    expect(room.camera.p.eyeHeight).toBeGreaterThan(0.85);
+    expect(room.camera.p.eyeHeight).toBeLessThan(1.05);
+    expect(room.box.ceiling).toBeGreaterThan(2.2);
+    expect(room.box.ceiling).toBeLessThan(3.6);
+  });
+
   /**
    * A fixture photo as an upload would bring it: re-saved as a JPEG, optionally mirrored, scaled
    * to `width` or with its contrast scaled about the mean, and analysed as the engine does.

@@ -552,8 +552,7 @@ function framedWindows(cam: Camera, box: RoomBox, wall: WallId, uprights: Uprigh
  * The camera's height measured by the room's doorways. Every doorway found by its two jambs
  * gives the height its jambs reach, at the assumed eye height; doors are near enough all the
  * same height (DOOR_TOP), so their median says how much the assumed height is off. Null when no
- * doorway measures it, the change is small, or it would put the camera or the ceiling
- * somewhere no room has them.
+ * doorway measures it, the change is small, or it would put the camera somewhere no camera is.
  */
 function eyeHeightFromDoors(cam: Camera, box: RoomBox, openings: Opening[], segments: Segment[]): number | null {
   const heights: number[] = [];
@@ -569,9 +568,20 @@ function eyeHeightFromDoors(cam: Camera, box: RoomBox, openings: Opening[], segm
   heights.sort((p, q) => p - q);
   const scale = DOOR_TOP / heights[heights.length >> 1]!;
   const eye = cam.p.eyeHeight * scale;
-  const ceiling = box.ceiling * scale;
-  if (Math.abs(scale - 1) < 0.08 || eye < 0.8 || eye > 1.9 || ceiling < 2.2 || ceiling > 3.6) return null;
+  if (Math.abs(scale - 1) < 0.08 || eye < 0.8 || eye > 1.9) return null;
   return eye;
+}
+
+/**
+ * Whether a doorway's scale puts the ceiling where rooms have one. The assumed scale's ceiling
+ * line, scaled, must land there; or, where it does not, the room fitted afresh at the doorway's
+ * scale must find a ceiling there that is better seen. The assumed scale's search stops at
+ * 4.2 m (fitCeiling), so a camera that a doorway finds well below the assumed one had its true ceiling
+ * out of reach, and whatever line stood in for it says nothing of the room.
+ */
+function keepsCeiling(scale: number, assumed: RoomBox, measured: RoomBox): boolean {
+  const plausible = (h: number) => h >= 2.2 && h <= 3.6;
+  return plausible(assumed.ceiling * scale) || (plausible(measured.ceiling) && (measured.ceilingScore ?? 0) > (assumed.ceilingScore ?? 0));
 }
 
 /**
@@ -748,9 +758,13 @@ export function analyseRoom(img: RgbImage): RoomModel {
   // that scale, so furniture is drawn at its true size beside the room's doors.
   const eye = eyeHeightFromDoors(camera, box, openings, segments);
   if (eye !== null) {
-    camera = new Camera({ ...camera.p, eyeHeight: eye });
-    box = fitRoomBox(camera, boxColor);
-    ({ walls, openings } = analyseWalls(camera, box, color, segments));
+    const measured = new Camera({ ...camera.p, eyeHeight: eye });
+    const refitted = fitRoomBox(measured, boxColor);
+    if (keepsCeiling(eye / camera.p.eyeHeight, box, refitted)) {
+      camera = measured;
+      box = refitted;
+      ({ walls, openings } = analyseWalls(camera, box, color, segments));
+    }
   }
   const floorColor = floorReference(color);
   const floorGloss = estimateGloss(camera, box, openings, color);
