@@ -194,8 +194,17 @@ function showsFitting(room: RoomModel, p: Placement): boolean {
  * not plain, and a wall the room box places where the photo shows something else (a loft's
  * stairs) is no wall to hang a picture on. A window's soft view of trees is busy at a fifth of
  * a stone wall's level: where the room box misses a window, that is what keeps a picture off it.
+ * The wall is judged round the picture, `margin` of its width on every side, as a stager keeps a
+ * picture clear of a window's frame: one hung by a missed window's corner had only a sixth of its
+ * outline over the view, under `share`.
  */
-const PLAIN_WALL = { level: 1e-5, share: 0.15 };
+const PLAIN_WALL = { level: 1e-5, share: 0.15, margin: 0.5 };
+
+/** `box` grown on every side by `margin` of its width. */
+function grown(box: ImageBox, margin: number): ImageBox {
+  const m = margin * (box.u1 - box.u0);
+  return { u0: box.u0 - m, u1: box.u1 + m, v0: box.v0 - m, v1: box.v1 + m };
+}
 
 function openingImageBox(room: RoomModel, o: Opening): ImageBox {
   const at = (a: number, y: number) => wallPoint(room.box, o.wall, a, y);
@@ -273,7 +282,7 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   // A chair in the foreground may be cut by the frame's bottom edge, as a photographer leaves it; its seat stays in.
   if (p.foreground ? box.v0 > 0.8 * H || box.v1 > 1.03 * H : box.v1 > (p.kind === 'rug' ? 1 : 0.985) * H) return 'out of frame';
   if (p.kind === 'pendant' && showsFitting(room, p)) return 'before a light fitting';
-  if (wallPiece && clutteredShare(room, box, PLAIN_WALL.level) > PLAIN_WALL.share) return 'on a busy wall';
+  if (wallPiece && clutteredShare(room, grown(box, PLAIN_WALL.margin), PLAIN_WALL.level) > PLAIN_WALL.share) return 'on a busy wall';
   if (p.foreground) {
     // Much nearer than the sofa, it towers over the group it belongs to.
     const sofa = placed.find((q) => q.kind === 'sofa');
