@@ -111,6 +111,33 @@ describe.skipIf(!hasBrowser())('small screens', () => {
     await context.close();
   });
 
+  it('on the prerendered pages a tap before React has hydrated them waits for it rather than being lost', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    // The page's scripts are held back until released: the prerendered HTML shows alone.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/', { waitUntil: 'commit' });
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    const kitchen = page.getByRole('tab', { name: 'Kitchen' });
+    await kitchen.waitFor({ state: 'attached' });
+    expect(await toggle.isDisabled()).toBe(true);
+    expect(await kitchen.isDisabled()).toBe(true);
+    // The selected tab stays enabled, so the tab list keeps its place in the keyboard's order.
+    expect(await page.getByRole('tab', { name: 'Living Room' }).isDisabled()).toBe(false);
+    const tapped = kitchen.click();
+    release();
+    await tapped;
+    await expect.poll(() => kitchen.getAttribute('aria-selected')).toBe('true');
+    await toggle.click();
+    await page.getByRole('navigation', { name: 'Mobile' }).waitFor();
+    await context.close();
+  });
+
   it('every public page fits 375 px without sideways scrolling', async () => {
     const context = await newContext(browser, { mobile: true });
     const page = await context.newPage();

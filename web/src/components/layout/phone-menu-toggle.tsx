@@ -1,6 +1,7 @@
 import type { RefObject } from 'react';
 import { Menu, X } from 'lucide-react';
 import { cn } from '../../lib/cn.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 /** The button that opens and closes a top bar's phone menu; `usePhoneMenu` gives its state and ref. */
 export function PhoneMenuToggle({
@@ -17,6 +18,8 @@ export function PhoneMenuToggle({
   toggleRef: RefObject<HTMLButtonElement | null>;
   className?: string;
 }) {
+  // The public pages' top bar is prerendered: it opens nothing until React has hydrated it.
+  const hydrated = useHydrated();
   return (
     <button
       ref={toggleRef}
@@ -25,6 +28,7 @@ export function PhoneMenuToggle({
       aria-expanded={open}
       aria-controls={menuId}
       aria-label={open ? 'Close menu' : 'Open menu'}
+      disabled={!hydrated}
       onClick={onToggle}
     >
       {open ? <X aria-hidden className="size-6" /> : <Menu aria-hidden className="size-6" />}

@@ -8,6 +8,7 @@ import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { PHOTOS, responsivePhoto } from '../../lib/responsive-image.ts';
 import { useSession } from '../../lib/session.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 import { usePageMeta } from '../../lib/use-page-meta.ts';
 import { DEMO_EXAMPLES, FEATURES } from './content.ts';
 import { LandingHeader } from './landing-header.tsx';
@@ -121,6 +122,8 @@ function Features() {
 
 function Demo() {
   const [active, setActive] = useState(1);
+  // The landing page is prerendered: its tabs switch nothing until React has hydrated it.
+  const hydrated = useHydrated();
   const tabsRef = useRef<Array<HTMLButtonElement | null>>([]);
   const baseId = useId();
   const example = DEMO_EXAMPLES[active] ?? DEMO_EXAMPLES[0];
@@ -150,6 +153,7 @@ function Demo() {
             aria-selected={i === active}
             aria-controls={`${baseId}-panel`}
             tabIndex={i === active ? 0 : -1}
+            disabled={!hydrated && i !== active}
             onClick={() => setActive(i)}
             className={
               i === active
