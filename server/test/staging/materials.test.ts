@@ -1027,6 +1027,21 @@ describe("the luxury style's armchair, a tub chair", () => {
     expect(Math.min(...inner)).toBeLessThan(-0.3);
     expect(Math.max(...outer.map(Math.abs))).toBeLessThan(0.15);
   });
+
+  it('has a seat cushion creased towards its middle, not a turned lid', () => {
+    const m = build();
+    // The cushion's top, within the wall round it: seat at 40 cm, cushion some 12 cm thick.
+    const lean: number[] = [];
+    for (let i = 0; i < m.positions.length; i += 3) {
+      const [x, y, z] = [m.positions[i]!, m.positions[i + 1]!, m.positions[i + 2]!];
+      const r = Math.hypot(x, z);
+      if (y < 0.48 || y > 0.6 || r > size.w / 2 - 0.2 || r < 0.03 || m.normals[i + 1]! < 0.8) continue;
+      lean.push((-z * m.normals[i]! + x * m.normals[i + 2]!) / r);
+    }
+    expect(lean.length).toBeGreaterThan(100);
+    // A turned disc's normals all lie in the plane through its axis; creases lean them round it.
+    expect(Math.max(...lean.map(Math.abs))).toBeGreaterThan(0.05);
+  });
 });
 
 describe('a sling chair', () => {

@@ -366,12 +366,45 @@ function tubChair(c: BuildContext, radius: number, h: number): void {
   b.lathe(0, 0, [[0, bottom], [radius - flare, bottom]], 40, cover, false);
   // Piping round the bottom edge, as a tailored cover has.
   piping(c, radius - flare, bottom + 0.007, 0.007, 60, cover);
-  const r = radius - 0.06;
-  b.lathe(0, 0, [[0, seat - 0.01], [r, seat - 0.01], [r + 0.01, seat + 0.02], [r + 0.01, seat + 0.08], [r - 0.02, seat + 0.11], [0.15, seat + 0.125], [0, seat + 0.13]], 40, cover);
+  tubCushion(c, radius - 0.06, seat - 0.01, seat + 0.12, cover);
   for (const k of [0.25, 0.75, 1.25, 1.75]) {
     const a = k * Math.PI;
     b.cylinder(Math.cos(a) * (radius - 0.1), Math.sin(a) * (radius - 0.1), 0.011, 0, bottom + 0.005, mat('metal'), 12, 0.019);
   }
+}
+
+/**
+ * A tub chair's round seat cushion, from `bottom` to `top`: a boxed side bellied a little,
+ * rounded over into a welted top edge, and a top crowned, sunk a little where one sits and
+ * creased softly towards its middle. A turned disc read as a hard lid.
+ */
+function tubCushion(c: BuildContext, r: number, bottom: number, top: number, material: number): void {
+  const edge = 0.025;
+  const shoulder = top - edge;
+  // Section: up the side (t to 0.4), over the edge (to 0.55), in across the top to the middle.
+  c.b.revolve(
+    0,
+    0,
+    (a, t) => {
+      if (t <= 0.4) {
+        const s = t / 0.4;
+        return [r - 0.012 * (1 - s) ** 4 + 0.005 * Math.sin(Math.PI * s), bottom + s * (shoulder - bottom)];
+      }
+      if (t <= 0.55) {
+        const th = ((t - 0.4) / 0.15) * (Math.PI / 2);
+        return [r - edge + edge * Math.cos(th), shoulder + edge * Math.sin(th)];
+      }
+      const u = (t - 0.55) / 0.45;
+      const out = 1 - u;
+      const crease = 0.004 * Math.sin(9 * a + 1.7 * Math.sin(2 * a + 0.4)) * smoothstep(0.15, 0.6, u) * smoothstep(0, 0.3, out);
+      const sunk = 0.012 * Math.exp(-((out / 0.5) ** 2));
+      return [(r - edge) * out, top + 0.02 * (1 - out * out) - sunk + crease];
+    },
+    36,
+    90,
+    material,
+  );
+  piping(c, r - edge * 0.3, top - edge * 0.3, 0.005, 60, material);
 }
 
 /**
