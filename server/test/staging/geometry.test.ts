@@ -141,6 +141,14 @@ describe('camera height', () => {
   it('stays at the assumed 1.5 m where no doorway measures it', async () => {
     expect((await analyse({ ...DEFAULT_SYNTHETIC, eyeHeight: 1.2 })).camera.p.eyeHeight).toBe(1.5);
   });
+
+  it('is lowered by a ceiling seen past the search where no doorway measures it, only as far as puts the ceiling at 3.6 m', async () => {
+    // 0.9 m up under 3 m: at the assumed 1.5 m the ceiling would be 5 m up.
+    const room = await analyse({ ...DEFAULT_SYNTHETIC, eyeHeight: 0.9, ceiling: 3 });
+    expect(room.camera.p.eyeHeight).toBeGreaterThan(1.0);
+    expect(room.camera.p.eyeHeight).toBeLessThan(1.15);
+    expect(Math.abs(room.box.ceiling - 3.6)).toBeLessThan(0.15);
+  });
 });
 
 const DEG = Math.PI / 180;
@@ -219,6 +227,21 @@ describe('room analysis on real photos', () => {
     expect(window!.bottom).toBeLessThan(room.camera.p.eyeHeight);
     expect(window!.to - window!.from).toBeGreaterThan(1.2);
     expect(room.openings.filter((o) => o.kind === 'door')).toHaveLength(1);
+  });
+
+  it('measures the camera of the Pruna room lower than assumed by its ceiling when cropped to its left 65 %, which loses the doorway', async () => {
+    const bytes = readFileSync(fileURLToPath(new URL('../fixtures/generative/empty-room-pruna-before.jpg', import.meta.url)));
+    const { width, height } = await sharp(bytes).metadata();
+    const crop = { left: 0, top: Math.round(height! * 0.1), width: Math.round(width! * 0.65), height: Math.round(height! * 0.8) };
+    const photo = await decodeImage(await sharp(bytes).extract(crop).jpeg({ quality: 90 }).toBuffer());
+    const size = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const room = analyseRoom(await resizeRgb(photo, size.width, size.height));
+    // At the assumed 1.5 m its ceiling is 4.75 m up, and its sash window's meeting rail stood in
+    // for it within the search. Lowered to put that ceiling at 3.6 m, the camera is 1.14 m up
+    // (0.92 m measured by the doorway in the whole photo): nearer, not there.
+    expect(room.camera.p.eyeHeight).toBeGreaterThan(1.0);
+    expect(room.camera.p.eyeHeight).toBeLessThan(1.25);
+    expect(room.openings.some((o) => o.kind === 'window' && o.wall === 'back')).toBe(true);
   });
 
   it.each([

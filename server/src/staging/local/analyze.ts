@@ -5,7 +5,7 @@ import type { RgbImage } from './image.ts';
 import { blurPlane, detectSegments, gradient, lightBandEdge, type Gradient, type Plane, type Segment } from './lines.ts';
 import { estimateFloorLight } from './floor-light.ts';
 import { estimateRadiance, radianceCentre, type RoomRadiance } from './light.ts';
-import { colorDist, fitRoomBox, floorReference, sampleColor, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
+import { CEILING_SEARCH, colorDist, fitRoomBox, floorReference, sampleColor, seekCeiling, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
 import { ShadeGrid } from './shadows.ts';
 import { estimateSun } from './sun.ts';
 import { depthSupport, depthVanishingPoints, estimateFocal, estimateVerticalVanishingPoint, verticalSupport, type VanishingPoint } from './vanishing.ts';
@@ -580,9 +580,36 @@ function eyeHeightFromDoors(cam: Camera, box: RoomBox, openings: Opening[], segm
  * out of reach, and whatever line stood in for it says nothing of the room.
  */
 function keepsCeiling(scale: number, assumed: RoomBox, measured: RoomBox): boolean {
-  const plausible = (h: number) => h >= 2.2 && h <= 3.6;
-  return plausible(assumed.ceiling * scale) || (plausible(measured.ceiling) && (measured.ceilingScore ?? 0) > (assumed.ceilingScore ?? 0));
+  return plausibleCeiling(assumed.ceiling * scale) || (plausibleCeiling(measured.ceiling) && (measured.ceilingScore ?? 0) > (assumed.ceilingScore ?? 0));
 }
+
+/** The heights of the ceilings rooms have, in metres. */
+const CEILING_HEIGHTS: [number, number] = [2.2, 3.6];
+
+const plausibleCeiling = (h: number) => h >= CEILING_HEIGHTS[0] && h <= CEILING_HEIGHTS[1];
+
+/**
+ * A camera lower than assumed, told by the ceiling where no doorway measures it. Past the
+ * search's reach (CEILING_SEARCH) a ceiling line seen better than the one found within it is
+ * the room's ceiling, so high up at the assumed height that the camera must stand lower (or
+ * the room be a hall): the Pruna room's left part, 0.92 m up under 3.1 m, shows its ceiling
+ * 5 m up at 1.5 m, and its window's meeting rail stood in for it. Which of the two it is, no
+ * line tells, so the eye height is lowered only as far as puts that ceiling at the top of
+ * CEILING_HEIGHTS. Null when no such line is seen, or it would put the camera under 0.8 m.
+ */
+function eyeHeightFromHighCeiling(cam: Camera, box: RoomBox, c: ColorPlanes): number | null {
+  const high = seekCeiling(cam, c, box, [CEILING_SEARCH[1], HIGHEST_CEILING]);
+  const long = Math.max(cam.p.width, cam.p.height);
+  if (high.score <= Math.max(box.ceilingScore ?? 0, SEEN_CEILING * long)) return null;
+  const eye = (cam.p.eyeHeight * CEILING_HEIGHTS[1]) / high.height;
+  return eye >= 0.8 ? eye : null;
+}
+
+/** How high, at the assumed eye height, a ceiling is sought past the box's search: a camera at a third of the assumed height. */
+const HIGHEST_CEILING = 9;
+
+/** The least score (per pixel of the long side) of a ceiling line sought past the box's search. */
+const SEEN_CEILING = 0.008;
 
 /**
  * Floor gloss: a bright opening mirrored in the floor (a window's reflection below it) shows as
@@ -757,14 +784,22 @@ export function analyseRoom(img: RgbImage): RoomModel {
   // The eye height is assumed until a doorway measures it; then the room is fitted again at
   // that scale, so furniture is drawn at its true size beside the room's doors.
   const eye = eyeHeightFromDoors(camera, box, openings, segments);
+  let measured = false;
   if (eye !== null) {
-    const measured = new Camera({ ...camera.p, eyeHeight: eye });
-    const refitted = fitRoomBox(measured, boxColor);
+    const atDoors = new Camera({ ...camera.p, eyeHeight: eye });
+    const refitted = fitRoomBox(atDoors, boxColor);
     if (keepsCeiling(eye / camera.p.eyeHeight, box, refitted)) {
-      camera = measured;
+      camera = atDoors;
       box = refitted;
       ({ walls, openings } = analyseWalls(camera, box, color, segments));
+      measured = true;
     }
+  }
+  const lower = measured ? null : eyeHeightFromHighCeiling(camera, box, boxColor);
+  if (lower !== null) {
+    camera = new Camera({ ...camera.p, eyeHeight: lower });
+    box = fitRoomBox(camera, boxColor);
+    ({ walls, openings } = analyseWalls(camera, box, color, segments));
   }
   const floorColor = floorReference(color);
   const floorGloss = estimateGloss(camera, box, openings, color);

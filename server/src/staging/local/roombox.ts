@@ -251,10 +251,18 @@ function clamp01(v: number): number {
   return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
-function fitCeiling(scorer: LineScorer, box: { left: number; right: number; back: number }): { height: number; score: number } {
+/** The heights, in metres at the camera's eye height, between which a room box's ceiling is sought. */
+export const CEILING_SEARCH: [number, number] = [2.2, 4.2];
+
+/** The best-seen ceiling line over the box's walls between `range`'s heights. */
+export function seekCeiling(cam: Camera, c: ColorPlanes, box: RoomBox, range: [number, number]): { height: number; score: number } {
+  return fitCeiling(new LineScorer(cam, c, floorReference(c)), box, range);
+}
+
+function fitCeiling(scorer: LineScorer, box: { left: number; right: number; back: number }, [from, to] = CEILING_SEARCH): { height: number; score: number } {
   let bestH = DEFAULT_BOX.ceiling;
   let bestS = 0;
-  for (let h = 2.2; h <= 4.2; h += 0.05) {
+  for (let h = from; h <= to; h += 0.05) {
     const s =
       scorer.score([box.left, h, box.back], [box.right, h, box.back]) +
       scorer.score([box.left, h, 0], [box.left, h, box.back]) +
