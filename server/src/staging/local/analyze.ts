@@ -576,8 +576,8 @@ function eyeHeightFromDoors(cam: Camera, box: RoomBox, openings: Opening[], segm
  * Whether a doorway's scale puts the ceiling where rooms have one. The assumed scale's ceiling
  * line, scaled, must land there; or, where it does not, the room fitted afresh at the doorway's
  * scale must find a ceiling there that is better seen. The assumed scale's search stops at
- * 4.2 m (fitCeiling), so a camera that a doorway finds well below the assumed one had its true ceiling
- * out of reach, and whatever line stood in for it says nothing of the room.
+ * CEILING_SEARCH's top, so a camera that a doorway finds well below the assumed one had its true
+ * ceiling out of reach, and whatever line stood in for it says nothing of the room.
  */
 function keepsCeiling(scale: number, assumed: RoomBox, measured: RoomBox): boolean {
   return plausibleCeiling(assumed.ceiling * scale) || (plausibleCeiling(measured.ceiling) && (measured.ceilingScore ?? 0) > (assumed.ceilingScore ?? 0));
@@ -605,7 +605,7 @@ function eyeHeightFromHighCeiling(cam: Camera, box: RoomBox, c: ColorPlanes): nu
   return eye >= 0.8 ? eye : null;
 }
 
-/** How high, at the assumed eye height, a ceiling is sought past the box's search: a camera at a third of the assumed height. */
+/** How high, at the assumed eye height, a ceiling is sought past the box's search: as a camera 0.6 m up sees 3.6 m. */
 const HIGHEST_CEILING = 9;
 
 /** The least score (per pixel of the long side) of a ceiling line sought past the box's search. */
@@ -782,7 +782,8 @@ export function analyseRoom(img: RgbImage): RoomModel {
   let { camera, box } = first;
   let { walls, openings } = analyseWalls(camera, box, color, segments);
   // The eye height is assumed until a doorway measures it; then the room is fitted again at
-  // that scale, so furniture is drawn at its true size beside the room's doors.
+  // that scale, so furniture is drawn at its true size beside the room's doors. With no doorway,
+  // a ceiling seen past the search's reach lowers it.
   const eye = eyeHeightFromDoors(camera, box, openings, segments);
   let measured = false;
   if (eye !== null) {
