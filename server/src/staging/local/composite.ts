@@ -4,7 +4,7 @@ import { mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow, type Segment } from './lines.ts';
 import type { RenderResult } from './render.ts';
 import type { StyleDef } from './styles.ts';
-import { clamp, smoothstep, type Vec3 } from './vec.ts';
+import { clamp, luminance, smoothstep, type Vec3 } from './vec.ts';
 
 /**
  * Photo noise level (8-bit units) from the residual after a 4-neighbour mean, taken over the
@@ -165,7 +165,7 @@ const CLIPPED: [number, number] = [215, 250];
  * is, and the style's light grade is applied to the whole picture.
  */
 export function compositeOnto(photo: RgbImage, render: RenderResult, grade: StyleDef['grade'], seed: number, floor: ClippedFloor | null = null): RgbImage {
-  const floorLum = floor ? Math.max(1e-4, 0.2126 * floor.color[0] + 0.7152 * floor.color[1] + 0.0722 * floor.color[2]) : 1;
+  const floorLum = floor ? Math.max(1e-4, luminance(...floor.color)) : 1;
   const { layer, shadow, reflection } = render;
   const lw = layer.width;
   const lh = layer.height;
@@ -277,7 +277,7 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
         if (floor && clipped > 0 && floor.at(x, y)) {
           // As dark as the shadow makes it, in the floor's colour, the more so the deeper the shadow.
           const w = clipped * smoothstep(0, 0.5, 1 - s);
-          const k = (0.2126 * lr + 0.7152 * lg + 0.0722 * lb) / floorLum;
+          const k = luminance(lr, lg, lb) / floorLum;
           lr += (floor.color[0] * k - lr) * w;
           lg += (floor.color[1] * k - lg) * w;
           lb += (floor.color[2] * k - lb) * w;

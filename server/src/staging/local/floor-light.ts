@@ -4,7 +4,7 @@ import { SRGB_TO_LINEAR } from './image.ts';
 import type { ColorPlanes, RoomBox } from './roombox.ts';
 import { ShadeGrid } from './shadows.ts';
 import { leavesThrough } from './sun.ts';
-import { clamp, smoothstep } from './vec.ts';
+import { clamp, luminance, smoothstep } from './vec.ts';
 
 const CELL = 0.05;
 /** Blur radius in cells, twice over, after the median: what is left of the floor's own pattern averages out. */
@@ -61,7 +61,7 @@ export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes
       if (q.depth < NEAR || q.u < 0 || q.v < 0 || q.u > color.width - 1.001 || q.v > color.height - 1.001) continue;
       const i = Math.floor(q.v) * color.width + Math.floor(q.u);
       const clipped = smoothstep(CLIP_FROM, CLIP_AT, Math.max(color.r[i]!, color.g[i]!, color.b[i]!));
-      const y = (0.2126 * linear(color.r[i]!) + 0.7152 * linear(color.g[i]!) + 0.0722 * linear(color.b[i]!)) * (1 + (CLIPPED_GAIN - 1) * clipped);
+      const y = luminance(linear(color.r[i]!), linear(color.g[i]!), linear(color.b[i]!)) * (1 + (CLIPPED_GAIN - 1) * clipped);
       lum[iz * nx + ix] = y;
       // The camera's ray, reflected by the floor, goes on away from the camera's mirror image below it.
       const len = Math.hypot(x, eye, z);

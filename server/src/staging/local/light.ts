@@ -4,7 +4,7 @@ import { SRGB_TO_LINEAR } from './image.ts';
 import { blurPlane } from './lines.ts';
 import { toLinear } from './materials.ts';
 import { sampleColor, type ColorPlanes, type RoomBox } from './roombox.ts';
-import { clamp, normalize, type Vec3 } from './vec.ts';
+import { clamp, luminance, normalize, type Vec3 } from './vec.ts';
 
 /**
  * The room's light, built from the photo itself: every direction around the furniture looks
@@ -146,7 +146,6 @@ function inOpening(p: Vec3, surface: string, openings: Opening[]): boolean {
   return false;
 }
 
-const luminance = (c: ArrayLike<number>, i = 0) => 0.2126 * c[i]! + 0.7152 * c[i + 1]! + 0.0722 * c[i + 2]!;
 
 /**
  * The room's radiance around `centre` (a point among the furniture, in metres): each direction
@@ -205,7 +204,7 @@ export function estimateRadiance(
   let wO = 0;
   let sumO = 0;
   for (let t = 0; t < n; t++) {
-    const l = luminance(env, t * 3) * solid[t]!;
+    const l = luminance(env[t * 3]!, env[t * 3 + 1]!, env[t * 3 + 2]!) * solid[t]!;
     if (daylight[t]) {
       wO += solid[t]!;
       sumO += l;
@@ -239,7 +238,7 @@ export function estimateRadiance(
         for (let b = 0; b < 9; b++) target[c * 9 + b]! += l * basis[b]! * BAND[b]!;
       }
       if (daylight[t]) {
-        const w = luminance(env, t * 3) * solid[t]!;
+        const w = luminance(env[t * 3]!, env[t * 3 + 1]!, env[t * 3 + 2]!) * solid[t]!;
         for (let k = 0; k < 3; k++) keySum[k]! += d[k]! * w;
       }
     }

@@ -1,6 +1,6 @@
 import { SRGB_TO_LINEAR } from './image.ts';
 import { fbm3, hash3, noise3 } from './prng.ts';
-import { clamp, smoothstep, type Vec3 } from './vec.ts';
+import { clamp, luminance, smoothstep, type Vec3 } from './vec.ts';
 
 export type MaterialKind =
   | 'fabric'
@@ -476,7 +476,7 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
   out[2] = c1[2] * abrash;
   mix3(out, c2, clamp(t, 0, 1), out);
   if (u > 0) mix3(out, c3, clamp(u, 0, 1), out);
-  const lum = 0.2126 * out[0] + 0.7152 * out[1] + 0.0722 * out[2];
+  const lum = luminance(...out);
   // The pile rolls over at the rug's edge and its binding is in shade: a thin darker rim.
   const [hx, hz] = m.half ?? [Infinity, Infinity];
   const k = pile(px, pz, seed) * (0.75 + 0.25 * smoothstep(0, 0.025, Math.min(hx - Math.abs(px), hz - Math.abs(pz))));

@@ -14,7 +14,7 @@ import { ShadowMap } from './shadowmap.ts';
 import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type ShadowCaster } from './shadows.ts';
 import { patchBrightness, sunThrough } from './sun.ts';
 import { ROLES, type Role, type StyleDef } from './styles.ts';
-import { clamp, normalize, smoothstep, type Vec3 } from './vec.ts';
+import { clamp, luminance, normalize, smoothstep, type Vec3 } from './vec.ts';
 
 export interface Lighting {
   radiance: RoomRadiance;
@@ -348,7 +348,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       // fibres' sides catch the light as a lustre paler than the dyed body, not a brighter dye.
       const s = (1 - clamp(ndv - PILE_LEAN * pileLean(f.lx, f.ly, f.lz, f.material * 7919), 0, 1)) ** 2.5;
       const body = 0.65 + 0.7 * s;
-      const lustre = 0.45 * s * (0.2126 * r + 0.7152 * g + 0.0722 * b);
+      const lustre = 0.45 * s * luminance(r, g, b);
       r = r * body + lustre;
       g = g * body + lustre;
       b = b * body + lustre;

@@ -11,6 +11,8 @@ export function normalize(a: Vec3): Vec3 {
   const l = length(a);
   return l > 1e-12 ? [a[0] / l, a[1] / l, a[2] / l] : [0, 1, 0];
 }
+/** The luminance of a linear RGB colour (Rec. 709 weights). */
+export const luminance = (r: number, g: number, b: number): number => 0.2126 * r + 0.7152 * g + 0.0722 * b;
 export const clamp = (v: number, lo: number, hi: number): number => (v < lo ? lo : v > hi ? hi : v);
 export const smoothstep = (e0: number, e1: number, x: number): number => {
   const t = clamp((x - e0) / (e1 - e0), 0, 1);
