@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { Check, Clock, CreditCard } from 'lucide-react';
 import { BeforeAfterSlider } from '../../components/before-after-slider.tsx';
 import { MainContent, SkipLink } from '../../components/layout/main-content.tsx';
@@ -134,7 +135,9 @@ function Demo() {
     if (!delta) return;
     e.preventDefault();
     const next = (active + delta + DEMO_EXAMPLES.length) % DEMO_EXAMPLES.length;
-    setActive(next);
+    // Committed at once, so the tab is the active one, and enabled, before it takes the focus:
+    // just after hydration the others are still disabled, and a disabled tab takes no focus.
+    flushSync(() => setActive(next));
     tabsRef.current[next]?.focus();
   };
 
