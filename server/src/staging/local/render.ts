@@ -468,7 +468,7 @@ export function rasterizeFurniture(s: RenderSetup, layer: RenderLayer, nextTileR
 
 /** Darkens the furniture's creases and corners (cavity.ts), once every tile row is in. */
 export function applyCavity(s: RenderSetup, layer: RenderLayer): void {
-  const cavity = cavityOcclusion(layer, s.cam);
+  const cavity = cavityOcclusion(layer, s.cam, luminance(s.light.level[0], s.light.level[1], s.light.level[2]));
   for (let i = 0; i < cavity.length; i++) {
     const k = cavity[i]!;
     if (k >= 1) continue;
