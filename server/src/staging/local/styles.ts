@@ -103,7 +103,9 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       bedding: { kind: 'linen', color: [0.9, 0.9, 0.89], spec: 0.02, shininess: 5, drape: true },
       throw: fabric([0.36, 0.37, 0.38]),
       ceramic: { kind: 'ceramic', color: [0.85, 0.84, 0.8], spec: 0.4, shininess: 50 },
-      dark: plain([0.05, 0.05, 0.05]),
+      // Satin black: the sling chair's square steel frame shows its faces by their sheen, where
+      // matte black read as a cut-out; plinths, cords and castors take the same powder coat.
+      dark: plain([0.05, 0.05, 0.05], 0.4),
       glass,
       ...books,
     },
