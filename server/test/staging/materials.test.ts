@@ -879,11 +879,41 @@ describe('an upholstered panel (a wingback chair wing)', () => {
 });
 
 describe('a wingback armchair', () => {
-  it('has arm rolls standing out past the sides below them, so a shade runs under each', () => {
+  const size = pieceSize('armchair', STYLE_DEFS.traditional);
+  const build = () => {
     const b = new MeshBuilder();
-    const size = pieceSize('armchair', STYLE_DEFS.traditional);
     BUILDERS.armchair({ b, style: STYLE_DEFS.traditional, mat: () => 0, rng: mulberry32(1), ceiling: 2.5, lift: 0 }, size);
-    const p = b.build().positions;
+    return b.build();
+  };
+
+  it('keeps within its width and depth, the same every time', () => {
+    const m = build();
+    expect(build().positions).toEqual(m.positions);
+    for (let i = 0; i < m.positions.length; i += 3) {
+      expect(Math.abs(m.positions[i]!)).toBeLessThanOrEqual(size.w / 2 + 1e-6);
+      expect(Math.abs(m.positions[i + 2]!)).toBeLessThanOrEqual(size.d / 2 + 1e-6);
+      expect(m.positions[i + 1]!).toBeGreaterThanOrEqual(-1e-6);
+    }
+  });
+
+  it("fronts each arm with a flat panel in the scroll's outline: down to the legs, and round the roll where it stands out past the side", () => {
+    const m = build();
+    for (const side of [-1, 1]) {
+      let wall = 0;
+      const front: Array<[number, number]> = [];
+      for (let i = 0; i < m.positions.length; i += 3) {
+        const x = side * m.positions[i]!;
+        const y = m.positions[i + 1]!;
+        if (y > 0.15 && y < 0.45 && side * m.normals[i]! > 0.95) wall = Math.max(wall, x);
+        if (m.normals[i + 2]! > 0.99 && m.positions[i + 2]! > size.d / 2 - 0.03 && x > size.w / 2 - 0.12) front.push([x, y]);
+      }
+      expect(Math.min(...front.map(([, y]) => y)), `side ${side}`).toBeLessThan(0.2);
+      expect(front.filter(([x, y]) => y > 0.5 && x > wall + 0.01).length, `side ${side}`).toBeGreaterThan(3);
+    }
+  });
+
+  it('has arm rolls standing out past the sides below them, so a shade runs under each', () => {
+    const p = build().positions;
     // Half the chair's width at each height band: at the roll (the arm's top) and below it.
     const widest = (y0: number, y1: number) => {
       let x = 0;

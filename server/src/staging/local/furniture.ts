@@ -243,38 +243,60 @@ function glassTable(c: BuildContext, w: number, d: number, h: number): void {
 }
 
 /** How far a wingback's arm roll stands out past the side below it (metres). */
-const ROLL_OVERHANG = 0.05;
+const ROLL_OVERHANG = 0.045;
 
 const armchair: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   const fabric = mat('chairFabric');
   if (style.shape === 'rolled') {
-    // The arms' rolls overhang the sides below them by a few centimetres, so a shade runs under
-    // each roll: seen side-on, that line is what tells an upholstered arm from a block.
-    b.roundedBox([0, 0.28, 0], [w / 2 - ROLL_OVERHANG, 0.16, d / 2], 0.05, fabric);
-    b.roundedBox([0, 0.5, 0.06], [w / 2 - 0.15, 0.06, d / 2 - 0.12], 0.04, fabric, { crown: 0.015, welt: true });
-    // A wingback: the back rises to about 1.1 m, and a padded wing on each side sweeps forward
-    // from it and curves down into the arm's roll.
+    // A wingback on scroll arms. Each arm's roll curls out over its side, so a shade runs under
+    // it; its front is a flat panel piped round its outline, and the wings' crests are piped:
+    // the piping's lines are what tell tailored upholstery from a moulded block.
+    const outer = w / 2 - ROLL_OVERHANG;
+    const inner = w / 2 - 0.15;
+    const top = 0.64;
+    const deck = 0.13;
+    const front = d / 2 - 0.01;
+    const seatBack = -d / 2 + 0.2;
+    // The roll: most of a circle standing out past the side, its inside face flaring up to it.
+    const roll = 0.06;
+    const rollX = w / 2 - roll;
+    const rollY = top - roll;
+    for (const signX of [-1, 1]) {
+      const x = (v: number) => signX * v;
+      const arm: Array<[number, number]> = [
+        [x(inner), deck],
+        [x(outer), deck],
+        [x(outer), rollY - roll * 1.1],
+        ...[-60, -25, 10, 45, 80, 115, 150, 185].map((deg): [number, number] => {
+          const a = (deg * Math.PI) / 180;
+          return [x(rollX + roll * Math.cos(a)), rollY + roll * Math.sin(a)];
+        }),
+        [x(inner), rollY - 0.07],
+      ];
+      b.scrollArm(arm, [x(rollX), rollY], -d / 2 + 0.1, front, 0.02, fabric);
+    }
+    // The deck between the arms, its front rail under the seat cushion.
+    b.roundedBox([0, (deck + 0.42) / 2, 0.0], [inner, (0.42 - deck) / 2, d / 2 - 0.03], 0.03, fabric);
+    b.roundedBox([0, 0.48, (seatBack + d / 2 - 0.02) / 2], [inner - 0.005, 0.06, (d / 2 - 0.02 - seatBack) / 2], 0.04, fabric, { crown: 0.015, welt: true });
+    // The back rises to about 1.1 m, its inside padded; a wing on each side sweeps forward from
+    // it and curves down into the arm's roll.
     const backTop = 0.66 + h * 0.55;
-    b.roundedBox([0, (0.21 + backTop) / 2, -d / 2 + 0.1], [w / 2 - 0.04, (backTop - 0.21) / 2, 0.1], 0.04, fabric);
-    const z0 = -d / 2 + 0.2;
+    b.roundedBox([0, (0.21 + backTop) / 2, -d / 2 + 0.1], [w / 2 - 0.04, (backTop - 0.21) / 2, 0.1], 0.04, fabric, { crown: 0.02, face: 2 });
+    const z0 = seatBack;
     const wing: Array<[number, number]> = [
-      [z0 - 0.08, 0.6],
+      [z0 - 0.08, top - 0.04],
       [z0 - 0.08, backTop - 0.02],
       [z0 + 0.06, backTop - 0.01],
       [z0 + 0.17, backTop - 0.05],
       [z0 + 0.25, backTop - 0.13],
       [z0 + 0.28, backTop - 0.24],
-      [z0 + 0.25, 0.8],
-      [z0 + 0.17, 0.7],
-      [z0 + 0.08, 0.64],
+      [z0 + 0.25, top + 0.16],
+      [z0 + 0.17, top + 0.06],
+      [z0 + 0.08, top],
     ];
-    for (const signX of [-1, 1]) {
-      b.roundedBox([signX * (w / 2 - 0.08 - ROLL_OVERHANG / 2), 0.45, 0.02], [0.08 - ROLL_OVERHANG / 2, 0.2, d / 2 - 0.02], 0.06, fabric);
-      b.ellipsoid([signX * (w / 2 - 0.08), 0.64, 0.04], [0.1, 0.065, d / 2 - 0.03], fabric, 8, 16);
-      b.panel(signX * (w / 2 - 0.05), wing, 0.045, fabric);
-    }
-    legs(c, w / 2, d / 2, 0.12, 0.06);
+    for (const signX of [-1, 1]) b.panel(signX * (w / 2 - 0.06), wing, 0.04, fabric, true);
+    legs(c, w / 2, d / 2, deck, 0.06);
     return;
   }
   if (style.shape === 'curved') {

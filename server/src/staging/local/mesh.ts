@@ -362,26 +362,14 @@ export class MeshBuilder {
    * An upholstered panel: the outline (z, y), a star-shaped polygon seen from its middle, made
    * `2 r` thick across X about `x`, its rim fully rounded (a half round of radius r all round),
    * so it reads as padded cloth, not as a board; its corners are cut twice (Chaikin), so the
-   * outline curves. Wings of a wingback chair.
+   * outline curves. `welt` pipes the rim along its crest. Wings of a wingback chair.
    */
-  panel(x: number, corners: Array<[number, number]>, r: number, material: number): void {
+  panel(x: number, corners: Array<[number, number]>, r: number, material: number, welt = false): void {
     const outline = cutCorners(corners, 2, true);
     const n = outline.length;
     const cz = outline.reduce((s, p) => s + p[0], 0) / n;
     const cy = outline.reduce((s, p) => s + p[1], 0) / n;
-    // Outward normal at each corner: the mean of its two edges' normals, away from the middle.
-    const normals = outline.map((p, i) => {
-      const prev = outline[(i + n - 1) % n]!;
-      const next = outline[(i + 1) % n]!;
-      let nz = -(next[1] - prev[1]);
-      let ny = next[0] - prev[0];
-      if (nz * (p[0] - cz) + ny * (p[1] - cy) < 0) {
-        nz = -nz;
-        ny = -ny;
-      }
-      const len = Math.hypot(nz, ny) || 1;
-      return [nz / len, ny / len] as const;
-    });
+    const normals = outwardNormals(outline);
     const steps = 6;
     // Ring k of the rim at angle -90..90 degrees: x = x + r sin(t); the outline pushed out by r cos(t).
     const ring = (i: number, k: number): { pos: Vec3; n: Vec3 } => {
@@ -410,6 +398,59 @@ export class MeshBuilder {
         this.triangle([x + side * r, cy, cz], a, b, f, f, f, material);
       }
     }
+    if (welt) this.tube(outline.map((_, i) => ring(i, steps / 2)), WELT_RADIUS, material);
+  }
+
+  /**
+   * An upholstered arm: the outline (x, y) of its front, corners cut twice (Chaikin), run back
+   * along Z from `z1` to `z0`; its front edge rounded over `r` and piped half way round, as a
+   * scroll arm's front panel is. The front is a fan from `hub`, a point that sees the whole
+   * outline (a roll curling over the side is not seen from the outline's middle). The back end
+   * is closed flat (it stands in the chair's back).
+   */
+  scrollArm(corners: Array<[number, number]>, hub: [number, number], z0: number, z1: number, r: number, material: number): void {
+    const outline = cutCorners(corners, 2, true);
+    const n = outline.length;
+    const normals = outwardNormals(outline);
+    const steps = 4;
+    // Ring k of the front edge at angle 0..90 degrees from the side: the outline pulled in by r (1 - cos t), brought forward by r sin(t).
+    const ring = (i: number, k: number): { pos: Vec3; n: Vec3 } => {
+      const t = (k / steps) * (Math.PI / 2);
+      const [nx, ny] = normals[i]!;
+      const [px, py] = outline[i]!;
+      const c = Math.cos(t);
+      const inset = r * (1 - c);
+      return { pos: [px - nx * inset, py - ny * inset, z1 - r + r * Math.sin(t)], n: [nx * c, ny * c, Math.sin(t)] };
+    };
+    const front: Vec3 = [0, 0, 1];
+    const back: Vec3 = [0, 0, -1];
+    for (let i = 0; i < n; i++) {
+      const j = (i + 1) % n;
+      const [ax, ay] = outline[i]!;
+      const [bx, by] = outline[j]!;
+      const na: Vec3 = [normals[i]![0], normals[i]![1], 0];
+      const nb: Vec3 = [normals[j]![0], normals[j]![1], 0];
+      this.triangle([ax, ay, z0], [bx, by, z0], [bx, by, z1 - r], na, nb, nb, material);
+      this.triangle([ax, ay, z0], [bx, by, z1 - r], [ax, ay, z1 - r], na, nb, na, material);
+      for (let k = 0; k < steps; k++) {
+        const a = ring(i, k);
+        const b = ring(j, k);
+        const c = ring(j, k + 1);
+        const d = ring(i, k + 1);
+        this.triangle(a.pos, b.pos, c.pos, a.n, b.n, c.n, material);
+        this.triangle(a.pos, c.pos, d.pos, a.n, c.n, d.n, material);
+      }
+      this.triangle([hub[0], hub[1], z1], ring(i, steps).pos, ring(j, steps).pos, front, front, front, material);
+      this.triangle([hub[0], hub[1], z0], [bx, by, z0], [ax, ay, z0], back, back, back, material);
+    }
+    const half = Math.PI / 4;
+    const seam = outline.map((_, i) => {
+      const [nx, ny] = normals[i]!;
+      const [px, py] = outline[i]!;
+      const inset = r * (1 - Math.cos(half));
+      return { pos: [px - nx * inset, py - ny * inset, z1 - r + r * Math.sin(half)] as Vec3, n: [nx * Math.cos(half), ny * Math.cos(half), Math.sin(half)] as Vec3 };
+    });
+    this.tube(seam, WELT_RADIUS, material);
   }
 
   /** An ellipsoid (leaves, bulbs, pillows seen from afar). */
@@ -691,6 +732,27 @@ function cutCorners(points: Array<[number, number]>, passes: number, closed: boo
     line = closed ? cut : [line[0]!, ...cut, line.at(-1)!];
   }
   return line;
+}
+
+/** Outward unit normal at each point of a closed outline (either winding, convex or not): the mean of its two edges' normals. */
+function outwardNormals(outline: Array<[number, number]>): Array<readonly [number, number]> {
+  const n = outline.length;
+  let area = 0;
+  for (let i = 0; i < n; i++) {
+    const p = outline[i]!;
+    const q = outline[(i + 1) % n]!;
+    area += p[0] * q[1] - q[0] * p[1];
+  }
+  // Counter-clockwise, an edge's outward normal is its direction turned clockwise.
+  const turn = area > 0 ? 1 : -1;
+  return outline.map((_, i) => {
+    const prev = outline[(i + n - 1) % n]!;
+    const next = outline[(i + 1) % n]!;
+    const na = turn * (next[1] - prev[1]);
+    const nb = -turn * (next[0] - prev[0]);
+    const len = Math.hypot(na, nb) || 1;
+    return [na / len, nb / len] as const;
+  });
 }
 
 /** The axis of a vector's largest component (its entries taken as non-negative sizes). */
