@@ -878,6 +878,29 @@ describe('an upholstered panel (a wingback chair wing)', () => {
   });
 });
 
+describe('a tufted face', () => {
+  it('is drawn into a dimple at each button and puffed up in the diamonds between, tessellated finer than a plain face', () => {
+    const b = new MeshBuilder();
+    b.roundedBox([0, 0, 0], [0.35, 0.45, 0.1], 0.04, 0, { crown: 0, face: 2, tufted: true });
+    const m = b.build();
+    // The front face's height (z) nearest a point of it: a button stands at the middle, a diamond's middle half a row's step to the side.
+    const front = (x: number, y: number) => {
+      let best = { d: Infinity, z: 0 };
+      for (let i = 0; i < m.positions.length; i += 3) {
+        if (m.normals[i + 2]! < 0.3 || m.positions[i + 2]! < 0.05) continue;
+        const d = Math.hypot(m.positions[i]! - x, m.positions[i + 1]! - y);
+        if (d < best.d) best = { d, z: m.positions[i + 2]! };
+      }
+      return best.z;
+    };
+    expect(front(0.085, 0) - front(0.0, 0.0)).toBeGreaterThan(0.03);
+    expect(front(0.085, 0) - front(0.0425, 0.065)).toBeGreaterThan(0.02);
+    const plain = new MeshBuilder();
+    plain.roundedBox([0, 0, 0], [0.35, 0.45, 0.1], 0.04, 0, { crown: 0, face: 2 });
+    expect(m.positions.length).toBeGreaterThan(plain.build().positions.length);
+  });
+});
+
 describe('a wingback armchair', () => {
   const size = pieceSize('armchair', STYLE_DEFS.traditional);
   const build = () => {
@@ -889,11 +912,15 @@ describe('a wingback armchair', () => {
   it('keeps within its width and depth, the same every time', () => {
     const m = build();
     expect(build().positions).toEqual(m.positions);
+    let [x, z, y] = [0, 0, Infinity];
     for (let i = 0; i < m.positions.length; i += 3) {
-      expect(Math.abs(m.positions[i]!)).toBeLessThanOrEqual(size.w / 2 + 1e-6);
-      expect(Math.abs(m.positions[i + 2]!)).toBeLessThanOrEqual(size.d / 2 + 1e-6);
-      expect(m.positions[i + 1]!).toBeGreaterThanOrEqual(-1e-6);
+      x = Math.max(x, Math.abs(m.positions[i]!));
+      z = Math.max(z, Math.abs(m.positions[i + 2]!));
+      y = Math.min(y, m.positions[i + 1]!);
     }
+    expect(x).toBeLessThanOrEqual(size.w / 2 + 1e-6);
+    expect(z).toBeLessThanOrEqual(size.d / 2 + 1e-6);
+    expect(y).toBeGreaterThanOrEqual(-1e-6);
   });
 
   it("fronts each arm with a flat panel in the scroll's outline: down to the legs, and round the roll where it stands out past the side", () => {

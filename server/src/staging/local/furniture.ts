@@ -279,10 +279,10 @@ const armchair: Builder = (c, { w, d, h }) => {
     // The deck between the arms, its front rail under the seat cushion.
     b.roundedBox([0, (deck + 0.42) / 2, 0.0], [inner, (0.42 - deck) / 2, d / 2 - 0.03], 0.03, fabric);
     b.roundedBox([0, 0.48, (seatBack + d / 2 - 0.02) / 2], [inner - 0.005, 0.06, (d / 2 - 0.02 - seatBack) / 2], 0.04, fabric, { crown: 0.015, welt: true });
-    // The back rises to about 1.1 m, its inside padded; a wing on each side sweeps forward from
+    // The back rises to about 1.1 m, its inside buttoned; a wing on each side sweeps forward from
     // it and curves down into the arm's roll.
     const backTop = 0.66 + h * 0.55;
-    b.roundedBox([0, (0.21 + backTop) / 2, -d / 2 + 0.1], [w / 2 - 0.04, (backTop - 0.21) / 2, 0.1], 0.04, fabric, { crown: 0.02, face: 2 });
+    b.roundedBox([0, (0.21 + backTop) / 2, -d / 2 + 0.1], [w / 2 - 0.04, (backTop - 0.21) / 2, 0.1], 0.04, fabric, { crown: 0.02, face: 2, tufted: true });
     const z0 = seatBack;
     const wing: Array<[number, number]> = [
       [z0 - 0.08, top - 0.04],

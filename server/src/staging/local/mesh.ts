@@ -117,7 +117,9 @@ export class MeshBuilder {
       if (rr < 1e-4) return [-hh, hh];
       // A puffed face is tessellated every few centimetres, so its rise and shading are smooth.
       const flat = 2 * (hh - rr);
-      const steps = faces.some((f) => k === 0 || k === f.va) ? Math.max(1, Math.ceil(flat / PUFF_STEP)) : 1;
+      const along = faces.filter((f) => k === 0 || k === f.va);
+      const step = along.some((f) => f.puff.tufted) ? TUFT_STEP : PUFF_STEP;
+      const steps = along.length ? Math.max(1, Math.ceil(flat / step)) : 1;
       const mid = Array.from({ length: steps + 1 }, (_, i) => -hh + rr + (flat * i) / steps);
       return [-hh, -hh + 0.3 * rr, ...mid, hh - 0.3 * rr, hh];
     };
@@ -127,6 +129,7 @@ export class MeshBuilder {
       const fu = Math.max(0, 1 - (u / h[0]) ** 2);
       const fv = Math.max(0, 1 - (v / h[va]) ** 2);
       let z = puff.crown;
+      if (puff.tufted) z -= TUFT_DEPTH * (1 - tuftPillow(u, v));
       if (puff.dent) {
         const [du, dv, depth, radius] = puff.dent;
         const eu = (u / h[0] - du) / radius;
@@ -195,6 +198,22 @@ export class MeshBuilder {
             this.triangle(v00.pos, v11.pos, v01.pos, v00.n, v11.n, v01.n, material);
           }
         }
+      }
+    }
+    // A covered button at each tuft, sunk in its hollow, where the face is well inside its rim.
+    for (const { puff, up, va } of faces) {
+      if (!puff.tufted) continue;
+      for (const [u, v] of tuftButtons(h[0] - rr, h[va] - rr)) {
+        const p: Vec3 = [0, 0, 0];
+        const out: Vec3 = [0, 0, 0];
+        p[up] = h[up];
+        out[up] = 1;
+        p[0] = u;
+        p[va] = v;
+        const at = shape(p, out).pos;
+        const rad: Vec3 = [TUFT_BUTTON, TUFT_BUTTON, TUFT_BUTTON];
+        rad[up] = TUFT_BUTTON * 0.5;
+        this.ellipsoid(at, rad, material, 3, 6);
       }
     }
     // Piping along a welted face's seam, half way round its rounded edges (45 degrees from the
@@ -685,6 +704,8 @@ export interface Puff {
   dent?: [number, number, number, number];
   /** Piping (a welt) along the face's seam, as on a tailored cushion. */
   welt?: boolean;
+  /** Buttoned in a diamond lattice, each diamond a pillow between creases running button to button (a tufted back). */
+  tufted?: boolean;
   /**
    * Cloth hanging over the box's sides (a duvet): its lower rim falls up to this much further
    * (metres) in soft waves along the edge, so the hem is not a ruled line.
@@ -707,6 +728,47 @@ const WELT_ARC = 4;
 
 /** Spacing (metres) of a puffed face's tessellation. */
 const PUFF_STEP = 0.04;
+/**
+ * Tufting: buttons TUFT_U apart along a row and rows TUFT_V apart, each row set half a step over
+ * from the last; the fabric sinks TUFT_DEPTH into the creases and buttons, and the tufted face
+ * is tessellated every TUFT_STEP so a crease is a fold, not a smear between far vertices.
+ */
+const TUFT_U = 0.17;
+const TUFT_V = 0.13;
+const TUFT_DEPTH = 0.04;
+const TUFT_STEP = 0.02;
+const TUFT_BUTTON = 0.011;
+/** A button's dimple: its reach in the creases' own units (1 is half way to the next crease) and its depth over a crease's. */
+const TUFT_DIMPLE = 0.45;
+const TUFT_DIMPLE_DEPTH = 0.6;
+
+/**
+ * How far a point of a tufted face stands up in its diamond (0 on a crease, 1 at the diamond's
+ * middle, rising quickly off the crease as stuffing does; below 0 in a button's dimple). The creases are the
+ * two families of lines through the buttons, a = 2u/TUFT_U - v/TUFT_V and b = 2u/TUFT_U + v/TUFT_V
+ * at even values.
+ */
+function tuftPillow(u: number, v: number): number {
+  const a = (2 * u) / TUFT_U - v / TUFT_V;
+  const b = (2 * u) / TUFT_U + v / TUFT_V;
+  const da = Math.abs(a - 2 * Math.round(a / 2));
+  const db = Math.abs(b - 2 * Math.round(b / 2));
+  const h = Math.min(da, db);
+  // Round each button the cloth is drawn into a dimple, deeper than the creases between them.
+  const dimple = Math.max(0, 1 - Math.max(da, db) / TUFT_DIMPLE) ** 2;
+  return 1 - (1 - h) ** 3 - TUFT_DIMPLE_DEPTH * dimple;
+}
+
+/** The buttons of a face whose flat part spans +-lu by +-lv: on the lattice, a tuft's width inside the flat part. */
+function tuftButtons(lu: number, lv: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const rows = Math.floor((lv - TUFT_V / 2) / TUFT_V);
+  for (let j = -rows; j <= rows; j++) {
+    const shift = Math.abs(j) % 2 === 1 ? TUFT_U / 2 : 0;
+    for (let u = shift - Math.floor((lu - TUFT_U / 2 + shift) / TUFT_U) * TUFT_U; u <= lu - TUFT_U / 2; u += TUFT_U) out.push([u, j * TUFT_V]);
+  }
+  return out;
+}
 
 /** Sides of a round rod's section: enough for its highlight to run smooth along it at a chair's size in a photo. */
 const TUBE_SIDES = 10;
