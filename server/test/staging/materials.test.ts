@@ -923,8 +923,11 @@ describe('a wingback armchair', () => {
     expect(y).toBeGreaterThanOrEqual(-1e-6);
   });
 
-  it("fronts each arm with a flat panel in the scroll's outline: down to the legs, and round the roll where it stands out past the side", () => {
-    const m = build();
+  it.each(['armchair', 'sofa'] as const)("fronts each arm of the traditional %s with a flat panel in the scroll's outline: down to the legs, and round the roll where it stands out past the side", (kind) => {
+    const b = new MeshBuilder();
+    const piece = pieceSize(kind, STYLE_DEFS.traditional);
+    BUILDERS[kind]({ b, style: STYLE_DEFS.traditional, mat: () => 0, rng: mulberry32(1), ceiling: 2.5, lift: 0 }, piece);
+    const m = b.build();
     for (const side of [-1, 1]) {
       let wall = 0;
       const front: Array<[number, number]> = [];
@@ -932,7 +935,7 @@ describe('a wingback armchair', () => {
         const x = side * m.positions[i]!;
         const y = m.positions[i + 1]!;
         if (y > 0.15 && y < 0.45 && side * m.normals[i]! > 0.95) wall = Math.max(wall, x);
-        if (m.normals[i + 2]! > 0.99 && m.positions[i + 2]! > size.d / 2 - 0.03 && x > size.w / 2 - 0.12) front.push([x, y]);
+        if (m.normals[i + 2]! > 0.99 && m.positions[i + 2]! > piece.d / 2 - 0.03 && x > piece.w / 2 - 0.12) front.push([x, y]);
       }
       expect(Math.min(...front.map(([, y]) => y)), `side ${side}`).toBeLessThan(0.2);
       expect(front.filter(([x, y]) => y > 0.5 && x > wall + 0.01).length, `side ${side}`).toBeGreaterThan(3);

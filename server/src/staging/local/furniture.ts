@@ -119,6 +119,35 @@ function legs(c: BuildContext, halfW: number, halfD: number, top: number, inset 
   }
 }
 
+/** How far a scroll arm's roll stands out past the side below it, and the roll's radius (metres). */
+const ROLL_OVERHANG = 0.045;
+const ROLL_RADIUS = 0.06;
+
+/**
+ * A scroll arm on side `sign` (as a wingback's or a rolled sofa's): an upright side rising from
+ * `bottom` to a roll whose top is at `top` and whose outside touches `edge` (|x|), curling
+ * ROLL_OVERHANG out past the side below it, so a shade runs under it; its inside flares from
+ * `inner` up to the roll. It runs from `z0` back to the front `z1`, where it is a flat panel
+ * piped round its outline (MeshBuilder.scrollArm).
+ */
+function scrollArm(c: BuildContext, sign: number, inner: number, edge: number, bottom: number, top: number, z0: number, z1: number, material: number): void {
+  const x = (v: number) => sign * v;
+  const outer = edge - ROLL_OVERHANG;
+  const rollX = edge - ROLL_RADIUS;
+  const rollY = top - ROLL_RADIUS;
+  const outline: Array<[number, number]> = [
+    [x(inner), bottom],
+    [x(outer), bottom],
+    [x(outer), rollY - ROLL_RADIUS * 1.1],
+    ...[-60, -25, 10, 45, 80, 115, 150, 185].map((deg): [number, number] => {
+      const a = (deg * Math.PI) / 180;
+      return [x(rollX + ROLL_RADIUS * Math.cos(a)), rollY + ROLL_RADIUS * Math.sin(a)];
+    }),
+    [x(inner), rollY - 0.07],
+  ];
+  c.b.scrollArm(outline, [x(rollX), rollY], z0, z1, 0.02, material);
+}
+
 const sofa: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   const shape = style.shape;
@@ -130,11 +159,13 @@ const sofa: Builder = (c, { w, d, h }) => {
   const armTop = shape === 'square' ? 0.6 : shape === 'rolled' ? 0.62 : 0.56;
   const round = shape === 'square' ? 0.03 : shape === 'rolled' ? 0.03 : 0.08;
   const fabric = mat('upholstery');
-  b.roundedBox([0, (legH + baseTop) / 2, 0.01], [w / 2 - 0.01, (baseTop - legH) / 2, d / 2 - 0.01], Math.min(0.04, round), fabric);
+  // Under scroll arms the base stands inside their sides, which stand in from the rolls.
+  const baseW = shape === 'rolled' ? w / 2 - ROLL_OVERHANG - 0.005 : w / 2 - 0.01;
+  b.roundedBox([0, (legH + baseTop) / 2, 0.01], [baseW, (baseTop - legH) / 2, d / 2 - 0.01], Math.min(0.04, round), fabric);
   b.roundedBox([0, (baseTop + h) / 2, -d / 2 + backD / 2], [w / 2 - (shape === 'rolled' ? 0.06 : 0.01), (h - baseTop) / 2, backD / 2], round, fabric);
   for (const signX of [-1, 1]) {
-    b.roundedBox([signX * (w / 2 - armW / 2), (legH + armTop) / 2, 0], [armW / 2, (armTop - legH) / 2, d / 2], round, fabric);
-    if (shape === 'rolled') b.ellipsoid([signX * (w / 2 - armW / 2), armTop, 0.02], [armW * 0.62, 0.075, d / 2], fabric, 6, 14);
+    if (shape === 'rolled') scrollArm(c, signX, w / 2 - armW, w / 2, legH, armTop, -d / 2 + 0.02, d / 2, fabric);
+    else b.roundedBox([signX * (w / 2 - armW / 2), (legH + armTop) / 2, 0], [armW / 2, (armTop - legH) / 2, d / 2], round, fabric);
   }
   const inner = w - 2 * armW;
   // Fewer across on a short sofa: a cushion narrower than 45 cm reads as a chair's.
@@ -242,40 +273,18 @@ function glassTable(c: BuildContext, w: number, d: number, h: number): void {
   b.box([0, 0.165, 0], [w / 2 - leg, 0.01, d / 2 - leg], metal ? mat('top') : frame);
 }
 
-/** How far a wingback's arm roll stands out past the side below it (metres). */
-const ROLL_OVERHANG = 0.045;
-
 const armchair: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   const fabric = mat('chairFabric');
   if (style.shape === 'rolled') {
-    // A wingback on scroll arms. Each arm's roll curls out over its side, so a shade runs under
-    // it; its front is a flat panel piped round its outline, and the wings' crests are piped:
-    // the piping's lines are what tell tailored upholstery from a moulded block.
-    const outer = w / 2 - ROLL_OVERHANG;
+    // A wingback on scroll arms, their fronts piped, and its wings' crests piped: the piping's
+    // lines are what tell tailored upholstery from a moulded block.
     const inner = w / 2 - 0.15;
     const top = 0.64;
     const deck = 0.13;
     const front = d / 2 - 0.01;
     const seatBack = -d / 2 + 0.2;
-    // The roll: most of a circle standing out past the side, its inside face flaring up to it.
-    const roll = 0.06;
-    const rollX = w / 2 - roll;
-    const rollY = top - roll;
-    for (const signX of [-1, 1]) {
-      const x = (v: number) => signX * v;
-      const arm: Array<[number, number]> = [
-        [x(inner), deck],
-        [x(outer), deck],
-        [x(outer), rollY - roll * 1.1],
-        ...[-60, -25, 10, 45, 80, 115, 150, 185].map((deg): [number, number] => {
-          const a = (deg * Math.PI) / 180;
-          return [x(rollX + roll * Math.cos(a)), rollY + roll * Math.sin(a)];
-        }),
-        [x(inner), rollY - 0.07],
-      ];
-      b.scrollArm(arm, [x(rollX), rollY], -d / 2 + 0.1, front, 0.02, fabric);
-    }
+    for (const signX of [-1, 1]) scrollArm(c, signX, inner, w / 2, deck, top, -d / 2 + 0.1, front, fabric);
     // The deck between the arms, its front rail under the seat cushion.
     b.roundedBox([0, (deck + 0.42) / 2, 0.0], [inner, (0.42 - deck) / 2, d / 2 - 0.03], 0.03, fabric);
     b.roundedBox([0, 0.48, (seatBack + d / 2 - 0.02) / 2], [inner - 0.005, 0.06, (d / 2 - 0.02 - seatBack) / 2], 0.04, fabric, { crown: 0.015, welt: true });
