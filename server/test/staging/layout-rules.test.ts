@@ -413,12 +413,22 @@ describe("a stager's layout on the fixture photos", () => {
     }
   });
 
-  it('furnishes an office with a desk, its chair, the lamp on the desk, and a shelf where the wall has room', () => {
+  it('furnishes an office with a desk, its chair on a rug running under the desk, the lamp on the desk, and a shelf where the wall has room', () => {
     for (const [name, room] of rooms) {
       for (const style of STYLES) {
-        const kinds = layoutRoom(room, 'office', STYLE_DEFS[style]).map((p) => p.kind);
-        expect(kinds, `${name} ${style}`).toEqual(expect.arrayContaining(['desk', 'officeChair']));
+        const placed = layoutRoom(room, 'office', STYLE_DEFS[style]);
+        const kinds = placed.map((p) => p.kind);
+        expect(kinds, `${name} ${style}`).toEqual(expect.arrayContaining(['desk', 'officeChair', 'rug']));
         if (name === 'empty-open-plan-living-dining.jpg') expect(kinds, `${name} ${style}`).toContain('shelf');
+        // The chair stands on the rug, which runs on under the desk.
+        const rug = placed.find((p) => p.kind === 'rug')!;
+        const on = (p: Placement) => {
+          const [dx, dz] = [p.x - rug.x, p.z - rug.z];
+          const [c, sn] = [Math.cos(rug.yaw), Math.sin(rug.yaw)];
+          return Math.abs(c * dx - sn * dz) <= rug.size.w / 2 && Math.abs(sn * dx + c * dz) <= rug.size.d / 2;
+        };
+        expect(on(placed.find((p) => p.kind === 'officeChair')!), `${name} ${style}`).toBe(true);
+        expect(on(placed.find((p) => p.kind === 'desk')!), `${name} ${style}`).toBe(true);
       }
     }
     // The desk's lamp is part of the desk: a shade above the worktop.

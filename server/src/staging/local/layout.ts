@@ -445,14 +445,20 @@ function bedroomGroup({ style, size, artLift, arrangement }: RecipeContext): Gro
   };
 }
 
-/** A desk against the wall with its chair turned out, a shelf and a plant beside it. */
+/**
+ * A desk against the wall with its chair turned out, on a rug that runs from under the desk to
+ * past the chair (as a stager lays one, so the chair rolls on it and the corner reads as a
+ * room, not a desk left against a wall), a shelf and a plant beside it.
+ */
 function officeGroup({ size, artLift }: RecipeContext): Group {
   const desk = size('desk');
   const shelf = size('shelf');
   const shelfAlong = desk.w / 2 + 0.35 + shelf.w / 2;
+  const rugD = desk.d + 0.95;
   return {
     anchor: 'desk',
     slots: [
+      { kind: 'rug', along: 0, out: 0.05 + rugD / 2, yaw: 0, weight: 2, size: { ...size('rug'), w: desk.w + 0.7, d: rugD } },
       { kind: 'desk', along: 0, out: desk.d / 2 + 0.03, yaw: 0, weight: 10 },
       { kind: 'officeChair', along: 0.05, out: desk.d + 0.2, yaw: Math.PI + 0.25, weight: 4 },
       { kind: 'shelf', along: shelfAlong, out: shelf.d / 2 + 0.02, yaw: 0, weight: 3, alternatives: [-shelfAlong] },
