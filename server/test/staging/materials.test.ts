@@ -510,20 +510,20 @@ describe('upholstery', () => {
    * that along it (a slanted view): each pixel the mean of 25 points in it (as a camera records),
    * or shaded once with the footprint the renderer gives it.
    */
-  function patch(mode: 'camera' | 'shaded', stretch = 1, pixel = 0.005): number[] {
+  function patch(mode: 'camera' | 'shaded', stretch = 1, pixel = 0.005, cloth = sofa): number[] {
     const c: Vec3 = [0, 0, 0];
     const img: number[] = [];
     for (let j = 0; j < N; j++) {
       for (let i = 0; i < N; i++) {
         if (mode === 'shaded') {
-          albedo(sofa, 0.3 + i * pixel, 0.45, 0.2 + j * pixel * stretch, 99, c, 1, texturePixel(pixel, 1, 1 / stretch), stretch);
+          albedo(cloth, 0.3 + i * pixel, 0.45, 0.2 + j * pixel * stretch, 99, c, 1, texturePixel(pixel, 1, 1 / stretch), stretch);
           img.push(lum(c));
           continue;
         }
         let sum = 0;
         for (let a = 0; a < 5; a++) {
           for (let b = 0; b < 5; b++) {
-            albedo(sofa, 0.3 + (i + a / 5) * pixel, 0.45, 0.2 + (j + b / 5) * pixel * stretch, 99, c);
+            albedo(cloth, 0.3 + (i + a / 5) * pixel, 0.45, 0.2 + (j + b / 5) * pixel * stretch, 99, c);
             sum += lum(c);
           }
         }
@@ -553,6 +553,12 @@ describe('upholstery', () => {
 
   it("shows a weave's grain at a listing photo's 5 mm a pixel, not a smooth moulding", () => {
     expect(grain(patch('camera'))).toBeGreaterThan(0.05);
+  });
+
+  it("gives a plain-woven cover (the traditional sofa's) a finer grain than a tweed's, but a grain", () => {
+    const plain = grain(patch('shaded', 1, 0.005, prepare(STYLE_DEFS.traditional.materials.upholstery!)));
+    expect(plain).toBeLessThan(0.7 * grain(patch('shaded')));
+    expect(plain).toBeGreaterThan(0.02);
   });
 
   it('keeps a grain a pixel or two fine at any scale: no centimetre blotches where pixels are small, no smooth moulding where they are large', () => {

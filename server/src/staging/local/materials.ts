@@ -38,6 +38,8 @@ export interface Material {
   polished?: boolean;
   /** Cloth that lies in folds (bedding), not stretched taut (a lamp shade). */
   drape?: boolean;
+  /** How nubbly a woven cloth is: its heather and nubs' strength over a tweed's (1, the default). */
+  weave?: number;
 }
 
 const lin = (c: number) => SRGB_TO_LINEAR[Math.round(clamp(c, 0, 1) * 255)] ?? 0;
@@ -110,7 +112,7 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       const slant = stretch ** -SPECKLE.slant;
       const heather = speckle(x, y, z, seed + 5, 350, pixel, slant);
       const nub = linen ? 0 : speckle(x, y, z, seed + 9, 250, pixel, slant) * 0.67 + speckle(x, y, z, seed + 10, 500, pixel, slant) * 0.33;
-      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + heather * (linen ? 0.14 : 0.45) + nub * 0.8;
+      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + (m.weave ?? 1) * (heather * (linen ? 0.14 : 0.45) + nub * 0.8);
       out[0] = c1[0] * k;
       out[1] = c1[1] * k;
       out[2] = c1[2] * k;

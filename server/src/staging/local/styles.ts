@@ -117,7 +117,8 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
     pieces: { sofa: { width: 1, cushions: 3, arms: 1 }, coffeeTable: 'rect', plant: 'ficus' },
     omit: [],
     materials: {
-      upholstery: fabric([0.72, 0.63, 0.5]),
+      // A plain-woven cover: a tweed's nubs on a pale sofa read as a sponge at full size.
+      upholstery: { ...fabric([0.72, 0.63, 0.5]), weave: 0.5 },
       pillowA: fabric([0.45, 0.12, 0.12]),
       pillowB: fabric([0.7, 0.55, 0.28]),
       wood: wood([0.38, 0.17, 0.09], [0.23, 0.09, 0.04], 0.25),
