@@ -884,6 +884,33 @@ describe('an upholstered panel (a wingback chair wing)', () => {
   });
 });
 
+describe("a dining table's centrepiece", () => {
+  it('holds every leaf on a twig rising from the vase, not floating over it', () => {
+    for (const style of STYLES) {
+      const b = new MeshBuilder();
+      BUILDERS.diningTable({ b, style: STYLE_DEFS[style], mat: (r) => (r === 'leaf' ? 1 : r === 'trunk' ? 2 : 0), rng: mulberry32(3), ceiling: 2.5, lift: 0 }, pieceSize('diningTable', STYLE_DEFS[style]));
+      const m = b.build();
+      // The twigs' triangles' edges (a rod's run along it), and the leaves' middles.
+      const edges: Array<[Vec3, Vec3]> = [];
+      const leaves: Vec3[] = [];
+      const vertex = (t: number, k: number): Vec3 => [m.positions[9 * t + 3 * k]!, m.positions[9 * t + 3 * k + 1]!, m.positions[9 * t + 3 * k + 2]!];
+      for (let t = 0; t < m.materials.length; t++) {
+        const [a, b2, c] = [vertex(t, 0), vertex(t, 1), vertex(t, 2)];
+        if (m.materials[t] === 2) edges.push([a, b2], [b2, c], [c, a]);
+        if (m.materials[t] === 1) leaves.push([0, 1, 2].map((k) => (a[k]! + b2[k]! + c[k]!) / 3) as Vec3);
+      }
+      const gap = (p: Vec3, [a, e]: [Vec3, Vec3]) => {
+        const ab = sub(e, a);
+        const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1] + (p[2] - a[2]) * ab[2]) / Math.max(1e-12, ab[0] ** 2 + ab[1] ** 2 + ab[2] ** 2)));
+        return Math.hypot(p[0] - a[0] - t * ab[0], p[1] - a[1] - t * ab[1], p[2] - a[2] - t * ab[2]);
+      };
+      expect(leaves.length, style).toBeGreaterThan(20);
+      // A leaf is 4.4 cm long, its middle 1.8 cm off the twig.
+      for (const leaf of leaves) expect(Math.min(...edges.map((e) => gap(leaf, e))), style).toBeLessThan(0.045);
+    }
+  });
+});
+
 describe('a tufted face', () => {
   it('is drawn into a dimple at each button and puffed up in the diamonds between, tessellated finer than a plain face', () => {
     const b = new MeshBuilder();

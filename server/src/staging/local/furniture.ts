@@ -710,11 +710,25 @@ const diningTable: Builder = (c, { w, d, h }) => {
     legs(c, w / 2, d / 2, h - 0.05, 0.08);
     if (style.shape !== 'square') b.box([0, h - 0.09, 0], [w / 2 - 0.06, 0.04, d / 2 - 0.06], mat('wood'));
   }
-  // Centrepiece: a vase with branches or a bowl.
-  b.lathe(0, 0, [[0.05, h], [0.09, h + 0.1], [0.05, h + 0.22], [0.04, h + 0.26]], 18, mat('ceramic'));
-  for (let i = 0; i < 7; i++) {
-    const a = (i / 7) * Math.PI * 2;
-    b.ellipsoid([Math.cos(a) * 0.09, h + 0.34 + 0.05 * Math.sin(a * 3), Math.sin(a) * 0.09], [0.05, 0.035, 0.012], mat('leaf'), 4, 6);
+  // Centrepiece: a vase of leafy branches, each a twig bending out of the vase's mouth with
+  // small leaves along it (leaves without twigs floated over the vase as a ring of green dots).
+  const mouth = h + 0.26;
+  b.lathe(0, 0, [[0.05, h], [0.09, h + 0.1], [0.05, h + 0.22], [0.04, mouth]], 18, mat('ceramic'));
+  for (let i = 0; i < 5; i++) {
+    const a = (i / 5) * Math.PI * 2 + c.rng() * 0.6;
+    const reach = 0.1 + 0.06 * c.rng();
+    const rise = 0.22 + 0.14 * c.rng();
+    const at = (t: number): Vec3 => [Math.cos(a) * reach * t * t, mouth - 0.04 + rise * t, Math.sin(a) * reach * t * t];
+    const points = [0, 0.35, 0.7, 1].map(at);
+    for (let k = 0; k + 1 < points.length; k++) b.rod(points[k]!, points[k + 1]!, 0.003, mat('trunk'), true);
+    // Leaves on alternate sides of the twig, across its way out; long along X or Z, whichever is nearer that.
+    const [ox, oz] = [-Math.sin(a), Math.cos(a)];
+    const leaf: Vec3 = Math.abs(ox) > Math.abs(oz) ? [0.022, 0.007, 0.009] : [0.009, 0.007, 0.022];
+    for (const [j, t] of [0.45, 0.6, 0.75, 0.9, 1].entries()) {
+      const [x, y, z] = at(t);
+      const side = j % 2 === 0 ? 0.018 : -0.018;
+      b.ellipsoid([x + ox * side, y, z + oz * side], leaf, mat('leaf'), 3, 6);
+    }
   }
 };
 
@@ -730,11 +744,14 @@ const roundTable: Builder = (c, { w, h }) => {
 const chair: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   const seat = 0.46;
-  b.roundedBox([0, seat - 0.03, 0.01], [w / 2, 0.035, d / 2 - 0.01], 0.02, mat('chairFabric'), { crown: 0.008 });
+  b.roundedBox([0, seat - 0.03, 0.01], [w / 2, 0.035, d / 2 - 0.01], 0.02, mat('chairFabric'), { crown: 0.008, welt: true });
   legs(c, w / 2, d / 2, seat - 0.06, 0.04);
-  const backMat = style.shape === 'square' || style.shape === 'soft' ? mat('wood') : mat('chairFabric');
-  const backH = style.shape === 'curved' || style.shape === 'rolled' ? h : h - 0.05;
-  b.roundedBox([0, (seat + backH) / 2 + 0.03, -d / 2 + 0.03], [w / 2 - 0.02, (backH - seat) / 2 - 0.03, 0.025], 0.02, backMat);
+  const padded = style.shape === 'curved' || style.shape === 'rolled';
+  const backMat = padded ? mat('chairFabric') : mat('wood');
+  const backH = padded ? h : h - 0.05;
+  // An upholstered back is padded and piped on its face, where a board of cloth read as a slab.
+  const back = padded ? [{ crown: 0.015, face: 2 as const, welt: true }] : [];
+  b.roundedBox([0, (seat + backH) / 2 + 0.03, -d / 2 + 0.03], [w / 2 - 0.02, (backH - seat) / 2 - 0.03, 0.025], 0.02, backMat, ...back);
   for (const signX of [-1, 1]) b.rod([signX * (w / 2 - 0.04), seat, -d / 2 + 0.04], [signX * (w / 2 - 0.04), seat + 0.1, -d / 2 + 0.035], 0.012, backMat);
 };
 
