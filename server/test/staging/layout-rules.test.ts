@@ -376,6 +376,23 @@ describe("a stager's layout on the fixture photos", () => {
     }
   });
 
+  it("sets a bench a hand's width from the bed's foot where the style has one and the floor has room", () => {
+    for (const name of ['rooms/empty-open-plan-living-dining.jpg', 'generative/empty-room-pruna-before.jpg']) {
+      for (const style of STYLES.filter((s) => !STYLE_DEFS[s].omit.includes('bench'))) {
+        const placed = layoutRoom(rooms.get(name)!, 'bedroom', STYLE_DEFS[style]);
+        const bed = placed.find((p) => p.kind === 'bed')!;
+        const bench = placed.find((p) => p.kind === 'bench');
+        expect(bench, `${name} ${style}`).toBeDefined();
+        // Along the way the bed faces, from its foot to the bench's near side; and square across it.
+        const [fx, fz] = facing(bed);
+        const ahead = (bench!.x - bed.x) * fx + (bench!.z - bed.z) * fz - bed.size.d / 2 - bench!.size.d / 2;
+        expect(ahead, `${name} ${style}`).toBeGreaterThan(0.03);
+        expect(ahead, `${name} ${style}`).toBeLessThan(0.12);
+        expect(Math.abs((bench!.x - bed.x) * fz - (bench!.z - bed.z) * fx), `${name} ${style}`).toBeLessThan(0.05);
+      }
+    }
+  });
+
   it('stands the seating group in the mid-ground of a deep room, not at its far end', () => {
     // The hall is 8.7 m deep; the Pruna room, measured at its camera's height, only 6.2 m (its
     // sofa stands along the side wall, facing the window).
@@ -419,7 +436,7 @@ describe("a stager's layout on the fixture photos", () => {
         const placed = layoutRoom(room, 'office', STYLE_DEFS[style]);
         const kinds = placed.map((p) => p.kind);
         expect(kinds, `${name} ${style}`).toEqual(expect.arrayContaining(['desk', 'officeChair', 'rug']));
-        if (name === 'empty-open-plan-living-dining.jpg') expect(kinds, `${name} ${style}`).toContain('shelf');
+        if (name === 'rooms/empty-open-plan-living-dining.jpg') expect(kinds, `${name} ${style}`).toContain('shelf');
         // The chair stands on the rug, which runs on under the desk.
         const rug = placed.find((p) => p.kind === 'rug')!;
         const on = (p: Placement) => {
