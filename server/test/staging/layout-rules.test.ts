@@ -393,6 +393,16 @@ describe("a stager's layout on the fixture photos", () => {
     }
   });
 
+  it('stands a floor lamp beside a nightstand, clear of it, in one of a bedroom\'s variations', () => {
+    for (const name of ['rooms/empty-open-plan-living-dining.jpg', 'generative/empty-room-pruna-before.jpg']) {
+      for (const style of ['modern', 'traditional', 'luxury'] as const) {
+        const def = STYLE_DEFS[style];
+        const kinds = layoutVariations(rooms.get(name)!, 'bedroom', [def, def, def]).flatMap((v) => v.map((p) => p.kind));
+        expect(kinds, `${name} ${style}`).toContain('floorLamp');
+      }
+    }
+  });
+
   it('stands the seating group in the mid-ground of a deep room, not at its far end', () => {
     // The hall is 8.7 m deep; the Pruna room, measured at its camera's height, only 6.2 m (its
     // sofa stands along the side wall, facing the window).

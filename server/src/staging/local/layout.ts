@@ -428,10 +428,12 @@ function bedroomGroup({ style, size, artLift, arrangement }: RecipeContext): Gro
   // 5 cm clear of the bed's foot: pieces keep 3 cm apart (violation), and at 2 cm the bench was never placed.
   const bench: Slot = { kind: 'bench', along: 0, out: bed.d + 0.15 + size('bench').d / 2, yaw: 0, weight: 1 };
   const corner = bed.w / 2 + 0.95;
+  // Beside a nightstand, clear of it (at the corner's 20 cm less it stood in the nightstand and was never placed).
+  const lampAlong = nightstandAlong + nightstand.w / 2 + 0.08 + size('floorLamp').w / 2;
   const companions: Slot[][] = [
     [bench, { kind: 'plant', along: corner, out: 0.35, yaw: 0, weight: 1, alternatives: [-corner] }],
     [{ kind: 'armchair', along: corner + 0.1, out: 0.75, yaw: -0.6, weight: 1, alternatives: [-(corner + 0.1)] }],
-    [bench, { kind: 'floorLamp', along: corner - 0.2, out: 0.3, yaw: 0, weight: 1, alternatives: [-(corner - 0.2)] }],
+    [bench, { kind: 'floorLamp', along: lampAlong, out: 0.3, yaw: 0, weight: 1, alternatives: [-lampAlong] }],
   ];
   return {
     anchor: 'bed',
