@@ -400,14 +400,7 @@ export class MeshBuilder {
     };
     for (let i = 0; i < n; i++) {
       const j = (i + 1) % n;
-      for (let k = 0; k < steps; k++) {
-        const a = ring(i, k);
-        const b = ring(j, k);
-        const c = ring(j, k + 1);
-        const d = ring(i, k + 1);
-        this.triangle(a.pos, b.pos, c.pos, a.n, b.n, c.n, material);
-        this.triangle(a.pos, c.pos, d.pos, a.n, c.n, d.n, material);
-      }
+      this.rim(ring, i, j, steps, material);
       // The two flat faces, fans from the middle of the inset outline.
       for (const side of [-1, 1]) {
         const k = side < 0 ? 0 : steps;
@@ -451,14 +444,7 @@ export class MeshBuilder {
       const nb: Vec3 = [normals[j]![0], normals[j]![1], 0];
       this.triangle([ax, ay, z0], [bx, by, z0], [bx, by, z1 - r], na, nb, nb, material);
       this.triangle([ax, ay, z0], [bx, by, z1 - r], [ax, ay, z1 - r], na, nb, na, material);
-      for (let k = 0; k < steps; k++) {
-        const a = ring(i, k);
-        const b = ring(j, k);
-        const c = ring(j, k + 1);
-        const d = ring(i, k + 1);
-        this.triangle(a.pos, b.pos, c.pos, a.n, b.n, c.n, material);
-        this.triangle(a.pos, c.pos, d.pos, a.n, c.n, d.n, material);
-      }
+      this.rim(ring, i, j, steps, material);
       this.triangle([hub[0], hub[1], z1], ring(i, steps).pos, ring(j, steps).pos, front, front, front, material);
       this.triangle([hub[0], hub[1], z0], [bx, by, z0], [ax, ay, z0], back, back, back, material);
     }
@@ -470,6 +456,18 @@ export class MeshBuilder {
       return { pos: [px - nx * inset, py - ny * inset, z1 - r + r * Math.sin(half)] as Vec3, n: [nx * Math.cos(half), ny * Math.cos(half), Math.sin(half)] as Vec3 };
     });
     this.tube(seam, WELT_RADIUS, material);
+  }
+
+  /** The band of a rounded rim between outline points i and j: `steps` quads across, ring k's points given by `ring(point, k)`. */
+  private rim(ring: (i: number, k: number) => { pos: Vec3; n: Vec3 }, i: number, j: number, steps: number, material: number): void {
+    for (let k = 0; k < steps; k++) {
+      const a = ring(i, k);
+      const b = ring(j, k);
+      const c = ring(j, k + 1);
+      const d = ring(i, k + 1);
+      this.triangle(a.pos, b.pos, c.pos, a.n, b.n, c.n, material);
+      this.triangle(a.pos, c.pos, d.pos, a.n, c.n, d.n, material);
+    }
   }
 
   /** An ellipsoid (leaves, bulbs, pillows seen from afar). */
