@@ -292,17 +292,16 @@ const armchair: Builder = (c, { w, d, h }) => {
     // it and curves down into the arm's roll.
     const backTop = 0.66 + h * 0.55;
     b.roundedBox([0, (0.21 + backTop) / 2, -d / 2 + 0.1], [w / 2 - 0.04, (backTop - 0.21) / 2, 0.1], 0.04, fabric, { crown: 0.02, face: 2, tufted: true });
-    const z0 = seatBack;
     const wing: Array<[number, number]> = [
-      [z0 - 0.08, top - 0.04],
-      [z0 - 0.08, backTop - 0.02],
-      [z0 + 0.06, backTop - 0.01],
-      [z0 + 0.17, backTop - 0.05],
-      [z0 + 0.25, backTop - 0.13],
-      [z0 + 0.28, backTop - 0.24],
-      [z0 + 0.25, top + 0.16],
-      [z0 + 0.17, top + 0.06],
-      [z0 + 0.08, top],
+      [seatBack - 0.08, top - 0.04],
+      [seatBack - 0.08, backTop - 0.02],
+      [seatBack + 0.06, backTop - 0.01],
+      [seatBack + 0.17, backTop - 0.05],
+      [seatBack + 0.25, backTop - 0.13],
+      [seatBack + 0.28, backTop - 0.24],
+      [seatBack + 0.25, top + 0.16],
+      [seatBack + 0.17, top + 0.06],
+      [seatBack + 0.08, top],
     ];
     for (const signX of [-1, 1]) b.panel(signX * (w / 2 - 0.06), wing, 0.04, fabric, true);
     legs(c, w / 2, d / 2, deck, 0.06);

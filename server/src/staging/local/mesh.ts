@@ -448,14 +448,7 @@ export class MeshBuilder {
       this.triangle([hub[0], hub[1], z1], ring(i, steps).pos, ring(j, steps).pos, front, front, front, material);
       this.triangle([hub[0], hub[1], z0], [bx, by, z0], [ax, ay, z0], back, back, back, material);
     }
-    const half = Math.PI / 4;
-    const seam = outline.map((_, i) => {
-      const [nx, ny] = normals[i]!;
-      const [px, py] = outline[i]!;
-      const inset = r * (1 - Math.cos(half));
-      return { pos: [px - nx * inset, py - ny * inset, z1 - r + r * Math.sin(half)] as Vec3, n: [nx * Math.cos(half), ny * Math.cos(half), Math.sin(half)] as Vec3 };
-    });
-    this.tube(seam, WELT_RADIUS, material);
+    this.tube(outline.map((_, i) => ring(i, steps / 2)), WELT_RADIUS, material);
   }
 
   /** The band of a rounded rim between outline points i and j: `steps` quads across, ring k's points given by `ring(point, k)`. */
