@@ -138,6 +138,30 @@ describe.skipIf(!hasBrowser())('small screens', () => {
     await context.close();
   });
 
+  it('the skip link taken while React is still hydrating the page lands focus on the content, and the address keeps no fragment', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    // The page's own chunk is held back: React has begun hydrating, but the page is not hydrated yet.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/pricing-page-*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/pricing', { waitUntil: 'commit' });
+    await page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('_reactListening')));
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await page.keyboard.press('Tab');
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    release();
+    await page.getByRole('button', { name: 'Choose Professional' }).and(page.locator(':enabled')).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
+    await expect.poll(() => new URL(page.url()).hash).toBe('');
+    expect(new URL(page.url()).pathname).toBe('/pricing');
+    await context.close();
+  });
+
   it('every public page fits 375 px without sideways scrolling', async () => {
     const context = await newContext(browser, { mobile: true });
     const page = await context.newPage();

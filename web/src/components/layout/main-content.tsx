@@ -1,4 +1,5 @@
-import type { MouseEvent, ReactNode } from 'react';
+import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { cn } from '../../lib/cn.ts';
 
 const MAIN_ID = 'main-content';
@@ -23,10 +24,23 @@ export function SkipLink() {
   );
 }
 
-/** The page's <main>, where the skip link leads; focusable by script only, without a ring around the whole page. */
+/**
+ * The page's <main>, where the skip link leads; focusable by script only, without a ring around the
+ * whole page. A skip link taken on a prerendered page before React hydrated it followed its href
+ * natively, which moves no focus in Chromium and leaves '#main-content' in the address: once React
+ * is here, the main takes the focus and the address loses the fragment.
+ */
 export function MainContent({ className, children }: { className?: string; children: ReactNode }) {
+  const { pathname, search, hash } = useLocation();
+  const navigate = useNavigate();
+  const main = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (hash !== `#${MAIN_ID}`) return;
+    main.current?.focus();
+    void navigate({ pathname, search }, { replace: true });
+  }, [hash, pathname, search, navigate]);
   return (
-    <main id={MAIN_ID} tabIndex={-1} className={cn('focus:outline-none', className)}>
+    <main ref={main} id={MAIN_ID} tabIndex={-1} className={cn('focus:outline-none', className)}>
       {children}
     </main>
   );
