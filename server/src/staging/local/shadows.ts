@@ -245,34 +245,49 @@ class Occupancy {
   blocked(qx: number, qy: number, qz: number, px: number, py: number, pz: number): boolean {
     const dx = px - qx;
     const dz = pz - qz;
-    const dist = Math.hypot(dx, dz);
+    const dist = Math.sqrt(dx * dx + dz * dz);
     if (dist < 1e-6) return false;
-    const step = this.cell;
     const slope = (py - qy) / dist;
     const ux = dx / dist;
     const uz = dz / dist;
-    const inv = 1 / this.cell;
-    // Only the stretch of the ray over the occupied extent (a slab test) is marched.
+    // Only the stretch of the ray over the occupied extent (a slab test), and within it only
+    // where the ray is between the floor and the tallest piece, can meet anything.
     const e = this.ext;
     let t0 = 0;
     let t1 = dist;
-    for (const [o, u, lo, hi] of [
-      [qx, ux, e.x0, e.x1],
-      [qz, uz, e.z0, e.z1],
-    ] as const) {
-      if (Math.abs(u) < 1e-9) {
-        if (o < lo || o > hi) return false;
-        continue;
-      }
-      const ta = (lo - o) / u;
-      const tb = (hi - o) / u;
+    if (Math.abs(ux) < 1e-9) {
+      if (qx < e.x0 || qx > e.x1) return false;
+    } else {
+      const ta = (e.x0 - qx) / ux;
+      const tb = (e.x1 - qx) / ux;
+      t0 = Math.max(t0, Math.min(ta, tb));
+      t1 = Math.min(t1, Math.max(ta, tb));
+    }
+    if (Math.abs(uz) < 1e-9) {
+      if (qz < e.z0 || qz > e.z1) return false;
+    } else {
+      const ta = (e.z0 - qz) / uz;
+      const tb = (e.z1 - qz) / uz;
       t0 = Math.max(t0, Math.min(ta, tb));
       t1 = Math.min(t1, Math.max(ta, tb));
     }
     if (t0 >= t1) return false;
-    for (let t = t0 + 0.5 * step; t < t1; t += step) {
+    const step = this.cell;
+    let from = t0;
+    let to = t1;
+    if (slope === 0) {
+      if (qy < 0 || qy > this.top) return false;
+    } else {
+      const atFloor = -qy / slope;
+      const atTop = (this.top - qy) / slope;
+      from = Math.max(from, Math.min(atFloor, atTop));
+      to = Math.min(to, Math.max(atFloor, atTop));
+    }
+    // The march keeps its steps on the same lattice from t0, so skipping changes no sample.
+    const first = Math.max(0, Math.ceil((from - t0) / step - 0.5) - 1);
+    const inv = 1 / this.cell;
+    for (let t = t0 + (first + 0.5) * step; t < t1 && t <= to + step; t += step) {
       const y = qy + slope * t;
-      if (y > this.top && slope >= 0) return false;
       const ix = Math.floor((qx + ux * t - this.x0) * inv);
       const iz = Math.floor((qz + uz * t - this.z0) * inv);
       if (ix < 0 || iz < 0 || ix >= this.nx || iz >= this.nz) return false;
