@@ -11,6 +11,7 @@ import { MeshBuilder } from '../../src/staging/local/mesh.ts';
 import { mulberry32 } from '../../src/staging/local/prng.ts';
 import { variationSet } from '../../src/staging/local/set.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
+import { DEFAULT_SYNTHETIC, renderSyntheticRoom } from '../../src/staging/local/synthetic.ts';
 
 /**
  * A photo the engine was not tuned on: a concrete loft under construction, two storeys high, with
@@ -400,6 +401,31 @@ describe("a stager's layout on the fixture photos", () => {
         const kinds = layoutVariations(rooms.get(name)!, 'bedroom', [def, def, def]).flatMap((v) => v.map((p) => p.kind));
         expect(kinds, `${name} ${style}`).toContain('floorLamp');
       }
+    }
+  });
+
+  it("lays every living room's rug, in every variation, where a window's wall runs beside it: the Pruna room", () => {
+    const room = rooms.get('generative/empty-room-pruna-before.jpg')!;
+    for (const style of STYLES) {
+      const layouts = layoutVariations(room, 'living_room', [0, 1, 2].map((k) => variationSet(style, k, 'listing-1', 0).def));
+      for (const [v, placed] of layouts.entries()) expect(placed.map((p) => p.kind), `${style} variation ${v}`).toContain('rug');
+    }
+  });
+
+  it('draws the armchairs of a wide living room up to its coffee table, and stands its sideboard along the wall, in their arrangements', () => {
+    // A room 7.2 m wide and 7.5 m deep: room for every arrangement of the living room's recipe.
+    const room = analyseRoom(renderSyntheticRoom({ ...DEFAULT_SYNTHETIC, left: -3.6, right: 3.6, back: 7.5 }));
+    for (const style of ['modern', 'traditional', 'luxury'] as const) {
+      const [first, second, third] = layoutVariations(room, 'living_room', [0, 1, 2].map((k) => variationSet(style, k, 'listing-1', 0).def));
+      for (const placed of [first!, second!]) {
+        const table = placed.find((p) => p.kind === 'coffeeTable')!;
+        const depth = (p: Placement) => room.camera.toCamera([p.x, 0, p.z])[2];
+        // The group's own chair, not the one closing the foreground: no farther forward than the table.
+        const drawnUp = placed.filter((p) => p.kind === 'armchair' && !p.foreground && Math.hypot(p.x - table.x, p.z - table.z) < 1.8);
+        expect(drawnUp.length, style).toBeGreaterThan(0);
+        for (const chair of drawnUp) expect(depth(chair), style).toBeGreaterThan(depth(table) - 0.8);
+      }
+      expect(third!.map((p) => p.kind), style).toContain('sideboard');
     }
   });
 

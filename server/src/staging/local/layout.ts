@@ -311,7 +311,8 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
     const behind = o.kind === 'door' ? wallCoords(room, o.wall, p.x, p.z).dist - Math.max(p.size.w, p.size.d) / 2 : 0;
     if ((hidden * (SEE_THROUGH[p.kind] ?? 1)) / area > near + (FAR_DOOR_HIDDEN - near) * smoothstep(FAR_DOOR[0], FAR_DOOR[1], behind)) return `hides ${o.kind}`;
   }
-  for (const wall of onCounter(p) ? [] : room.walls) {
+  // A rug lies flat: it may run up to a window's wall, and a doorway is kept clear by the openings' rule above.
+  for (const wall of onCounter(p) || p.kind === 'rug' ? [] : room.walls) {
     for (const [x, z] of fp) {
       const { dist, along } = wallCoords(room, wall.id, x, z);
       if (dist > 0.35) continue;
@@ -563,13 +564,15 @@ const FAR_SIDE: ReadonlyArray<PieceKind> = ['armchair', 'floorLamp', 'plant', 's
 
 /**
  * Whether a tall companion would stand well in front of the group, alone in the foreground (a
- * sideboard beside a sofa at the far wall ends up there: a dark block nearest the camera).
+ * sideboard beside a sofa at the far wall ends up there: a dark block nearest the camera). The
+ * group's front is the nearer of its anchor and the coffee table before it: armchairs drawn up
+ * to the table stand as far forward as it does, and belong to the group there.
  */
 function standsForward(room: RoomModel, p: Placement, placed: Placement[], anchor: PieceKind): boolean {
-  const main = placed.find((q) => q.kind === anchor);
-  if (!main || !(FAR_SIDE.includes(p.kind) || p.kind === 'sideboard')) return false;
+  if (!(FAR_SIDE.includes(p.kind) || p.kind === 'sideboard')) return false;
   const depth = (q: Placement) => room.camera.toCamera([q.x, 0, q.z])[2];
-  return depth(p) < depth(main) - 0.8;
+  const front = placed.filter((q) => q.kind === anchor || q.kind === 'coffeeTable').map(depth);
+  return front.length > 0 && depth(p) < Math.min(...front) - 0.8;
 }
 
 /** Wall frames: origin on the wall at `along`, yaw so that local +Z points into the room. */
