@@ -832,6 +832,47 @@ describe('a stuffed cushion', () => {
     for (let i = 1; i < plain.positions.length; i += 3) if (plain.positions[i]! > 0.43 - 0.145 + 0.06) expect(hung.positions[i]).toBe(plain.positions[i]);
   });
 
+  it("may be rumpled as loose cloth: wrinkles across its top, folds bellying out of its sides deeper towards the hem, and a layer laid over it rippling with it", () => {
+    const build = (c: Vec3, h: Vec3, rumple?: number) => {
+      const b = new MeshBuilder();
+      b.roundedBox(c, h, 0.06, 0, { crown: 0.03, rumple });
+      return b.build();
+    };
+    const duvet = { c: [0, 0.43, 0] as Vec3, h: [0.8, 0.145, 0.8] as Vec3 };
+    const plain = build(duvet.c, duvet.h);
+    const rumpled = build(duvet.c, duvet.h, 0.014);
+    expect(rumpled.positions.length).toBe(plain.positions.length);
+    // The side towards +X: how far each vertex stands out past the plain side, high and low on the fall.
+    const out: Record<'high' | 'low', number[]> = { high: [], low: [] };
+    let top = 0;
+    for (let i = 0; i < plain.positions.length; i += 3) {
+      const [x, y, z] = [plain.positions[i]!, plain.positions[i + 1]!, plain.positions[i + 2]!];
+      if (Math.abs(x - 0.8) < 1e-6 && Math.abs(z) < 0.7) {
+        (y < 0.43 ? out.low : out.high).push(Math.abs(rumpled.positions[i]! - x));
+      }
+      if (y > 0.5 && Math.abs(x) < 0.5 && Math.abs(z) < 0.5) top = Math.max(top, Math.abs(rumpled.positions[i + 1]! - y));
+    }
+    const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+    expect(mean(out.low)).toBeGreaterThan(0.004);
+    expect(mean(out.low)).toBeGreaterThan(1.5 * mean(out.high));
+    expect(top).toBeGreaterThan(0.004);
+    expect(top).toBeLessThan(0.015);
+    // A throw laid 1.5 cm over the duvet's foot, rumpled as much, keeps clear of it: their wrinkles are one.
+    const throwTop = build([0, 0.445, 0.5], [0.82, 0.14, 0.3], 0.014);
+    const under = (x: number, z: number) => {
+      let y = -Infinity;
+      for (let i = 0; i < rumpled.positions.length; i += 3) {
+        if (Math.abs(rumpled.positions[i]! - x) < 0.021 && Math.abs(rumpled.positions[i + 2]! - z) < 0.021) y = Math.max(y, rumpled.positions[i + 1]!);
+      }
+      return y;
+    };
+    for (let i = 0; i < throwTop.positions.length; i += 3) {
+      const [x, y, z] = [throwTop.positions[i]!, throwTop.positions[i + 1]!, throwTop.positions[i + 2]!];
+      if (Math.abs(x) > 0.6 || z < 0.3 || z > 0.7 || y < 0.5) continue;
+      expect(y).toBeGreaterThan(under(x, z));
+    }
+  });
+
   it('may be stuffed on its front as well as its top, each face following its own rise', () => {
     const b = new MeshBuilder();
     b.roundedBox([0, 0.5, 0], [0.3, 0.07, 0.28], 0.045, 0, { crown: 0.025 }, { crown: 0.012, face: 2 });

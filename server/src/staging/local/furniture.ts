@@ -662,6 +662,9 @@ const nightstand: Builder = (c, { w, d, h }) => {
   b.box([0.12, h + 0.015, 0.05], [0.1, 0.015, 0.07], mat('bookB'));
 };
 
+/** How deep the bedding's wrinkles and folds run (metres). */
+const RUMPLE = 0.014;
+
 const bed: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;
   const frameMat = style.shape === 'rolled' ? mat('wood') : style.shape === 'soft' ? mat('woodLight') : mat('upholstery');
@@ -670,8 +673,9 @@ const bed: Builder = (c, { w, d, h }) => {
   if (legH > 0.05) legs(c, w / 2, d / 2, legH, 0.08);
   else b.box([0, legH / 2, 0], [w / 2 - 0.1, legH / 2, d / 2 - 0.1], mat('dark'));
   b.roundedBox([0, 0.44, 0.02], [w / 2 - 0.03, 0.12, d / 2 - 0.05], 0.06, mat('bedding'));
-  b.roundedBox([0, 0.43, 0.22], [w / 2 + 0.02, 0.145, d / 2 - 0.2], 0.06, mat('bedding'), { crown: 0.03, hem: 0.03 });
-  b.roundedBox([0, 0.45, d / 2 - 0.3], [w / 2 + 0.035, 0.14, 0.3], 0.05, mat('throw'), { crown: 0.02 });
+  b.roundedBox([0, 0.43, 0.22], [w / 2 + 0.02, 0.145, d / 2 - 0.2], 0.06, mat('bedding'), { crown: 0.03, hem: 0.03, rumple: RUMPLE });
+  // The throw lies over the duvet's foot, rumpled with it, and hangs over the sides in its own folds.
+  b.roundedBox([0, 0.455, d / 2 - 0.3], [w / 2 + 0.035, 0.14, 0.3], 0.05, mat('throw'), { crown: 0.02, hem: 0.025, rumple: RUMPLE });
   const pillowW = w / 4 - 0.03;
   for (const signX of [-1, 1]) {
     // A sleeping pillow propped against the headboard, plump and a little squashed where it leans.

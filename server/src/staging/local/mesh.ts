@@ -107,6 +107,7 @@ export class MeshBuilder {
     const rr = Math.max(0, Math.min(r, h[0] * 0.999, h[1] * 0.999, h[2] * 0.999));
     // Each puffed face and its two other axes: X (along every cushion's width) and the one left.
     const hem = Math.max(0, ...puffs.map((puff) => puff.hem ?? 0));
+    const rumple = Math.max(0, ...puffs.map((puff) => puff.rumple ?? 0));
     const faces = puffs.map((puff) => {
       const up = puff.face ?? 1;
       const va: 1 | 2 = up === 1 ? 2 : 1;
@@ -130,6 +131,7 @@ export class MeshBuilder {
       const fv = Math.max(0, 1 - (v / h[va]) ** 2);
       let z = puff.crown;
       if (puff.tufted) z -= TUFT_DEPTH * (1 - tuftPillow(u, v));
+      if (puff.rumple) z += puff.rumple * wrinkle(u + c[0], v + c[va]);
       if (puff.dent) {
         const [du, dv, depth, radius] = puff.dent;
         const eu = (u / h[0] - du) / radius;
@@ -161,6 +163,19 @@ export class MeshBuilder {
         pos[up] += rise(puff, va, u, v) * w;
         tilted[0] -= du * w;
         tilted[va] -= dv * w;
+      }
+      // A hanging side bellies out in folds along its edge, from nothing at the top's round to the full depth at the hem.
+      const side = Math.hypot(n[0], n[2]);
+      if (rumple > 0 && side > 0.5) {
+        const hang = Math.min(1, Math.max(0, (h[1] - rr - base[1]) / Math.max(1e-6, 2 * (h[1] - rr))));
+        const acrossX = Math.abs(n[0]) > Math.abs(n[2]);
+        const along = (acrossX ? base[2] : base[0]) + (acrossX ? c[2] : c[0]);
+        const e = 0.002;
+        const out = rumple * hang * sideFold(along);
+        const slope = (rumple * hang * (sideFold(along + e) - sideFold(along - e))) / (2 * e);
+        pos[0] += (n[0] / side) * out;
+        pos[2] += (n[2] / side) * out;
+        tilted[acrossX ? 2 : 0] -= slope * side;
       }
       if (faces.length) n = normalize(tilted);
       // The lower rounded edge hangs lower in waves: fully at the bottom, fading out up the round.
@@ -702,6 +717,24 @@ export interface Puff {
    * (metres) in soft waves along the edge, so the hem is not a ruled line.
    */
   hem?: number;
+  /**
+   * Loose cloth (a duvet, a throw): soft wrinkles this deep (metres) across the face, and folds
+   * down the sides it hangs over, deepening towards the hem. The wrinkles follow the piece's own
+   * coordinates, so two layers of cloth with the same depth ripple together.
+   */
+  rumple?: number;
+}
+
+/** Soft wrinkles of loose cloth at a point of the piece (-1..1): broad, uneven swells crossed by a few longer creases. */
+function wrinkle(x: number, z: number): number {
+  const swell = Math.sin(7.3 * x + 2.1 * Math.sin(3.1 * z + 0.5)) * Math.cos(5.7 * z + 1.2 * Math.sin(2.3 * x));
+  const crease = Math.sin(11 * x - 8.5 * z + 1.3) * Math.cos(3.7 * x + 4.1 * z);
+  return 0.65 * swell + 0.35 * crease;
+}
+
+/** How far a hanging side bellies out (-1..1) at a point along its edge: folds 15-30 cm apart. */
+function sideFold(along: number): number {
+  return 0.6 * Math.sin(23 * along + 0.8) + 0.4 * Math.sin(37 * along + 2.9 * Math.sin(5 * along));
 }
 
 /**
