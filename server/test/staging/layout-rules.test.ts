@@ -412,6 +412,32 @@ describe("a stager's layout on the fixture photos", () => {
     }
   });
 
+  it('lays the rug of a group near a side of the frame, letting the frame cut it, but keeps a whole rug where one fits: the Pruna room cropped to its right 70 %', async () => {
+    const bytes = fixture('generative/empty-room-pruna-before.jpg');
+    const { width, height } = await sharp(bytes).metadata();
+    const crop = await sharp(bytes)
+      .extract({ left: Math.round(width! * 0.3), top: 0, width: Math.round(width! * 0.7), height: height! })
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    const room = await analysed(crop);
+    for (const style of STYLES) {
+      const placed = layoutRoom(room, 'living_room', STYLE_DEFS[style]);
+      const rug = placed.find((p) => p.kind === 'rug');
+      expect(rug, style).toBeDefined();
+      for (const [k, p] of placed.entries()) expect(violation(room, p, placed.slice(0, k)), `${style} ${p.kind}`).toBeNull();
+    }
+    // On the whole photos no rug is cut by the frame past 5 % of its width: a whole rug scores more.
+    for (const [name, room] of rooms) {
+      for (const style of STYLES) {
+        const rug = layoutRoom(room, 'living_room', STYLE_DEFS[style]).find((p) => p.kind === 'rug');
+        if (!rug) continue;
+        const us = footprint(rug).map(([x, z]) => room.camera.project([x, 0, z]).u);
+        expect(Math.min(...us), `${name} ${style}`).toBeGreaterThan(-0.05 * room.camera.p.width);
+        expect(Math.max(...us), `${name} ${style}`).toBeLessThan(1.05 * room.camera.p.width);
+      }
+    }
+  });
+
   it('draws the armchairs of a wide living room up to its coffee table, and stands its sideboard along the wall, in their arrangements', () => {
     // A room 7.2 m wide and 7.5 m deep: room for every arrangement of the living room's recipe.
     const room = analyseRoom(renderSyntheticRoom({ ...DEFAULT_SYNTHETIC, left: -3.6, right: 3.6, back: 7.5 }));

@@ -256,6 +256,16 @@ const FAR_DOOR: [number, number] = [1.5, 3.5];
 /** The share of a doorway a piece well in front of it may hide in the photo. */
 const FAR_DOOR_HIDDEN = 0.5;
 
+/** A rug may reach this share of the frame's width past either side and still be whole in the photo, its edge lost in the corner. */
+const RUG_CUT = 0.05;
+
+/** Whether the frame cuts more of a rug than RUG_CUT leaves. */
+function rugCut(room: RoomModel, p: Placement): boolean {
+  const box = imageBox(room, p);
+  const W = room.camera.p.width;
+  return !box || box.u0 < -RUG_CUT * W || box.u1 > (1 + RUG_CUT) * W;
+}
+
 /** Every rule a placement must satisfy; reasons are for tests and debugging. */
 export function violation(room: RoomModel, p: Placement, placed: Placement[]): string | null {
   const { left, right, back } = room.box;
@@ -276,8 +286,8 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   }
   const box = imageBox(room, p);
   if (!box) return 'behind camera';
-  // A chair in the foreground may be cut by a side of the frame too, as a photographer leaves it, up to a quarter of its width.
-  const sideMargin = p.kind === 'rug' ? -0.05 * W : p.foreground ? -0.25 * (box.u1 - box.u0) : 0.02 * W;
+  // A chair in the foreground may be cut by a side of the frame too, as a photographer leaves it, up to a quarter of its width; so may a rug.
+  const sideMargin = p.kind === 'rug' ? -Math.max(RUG_CUT * W, 0.25 * (box.u1 - box.u0)) : p.foreground ? -0.25 * (box.u1 - box.u0) : 0.02 * W;
   if (box.u0 < sideMargin || box.u1 > W - sideMargin || box.v0 < 0.01 * H) return 'out of frame';
   // A chair in the foreground may be cut by the frame's bottom edge, as a photographer leaves it; its seat stays in.
   if (p.foreground ? box.v0 > 0.8 * H || box.v1 > 1.03 * H : box.v1 > (p.kind === 'rug' ? 1 : 0.985) * H) return 'out of frame';
@@ -618,7 +628,8 @@ function placeGroup(room: RoomModel, group: Group, frame: { x: number; z: number
       continue;
     }
     placed.push(ok);
-    score += slot.weight;
+    // A rug the frame cuts grounds the group as well, but a whole one shows the room's scale: it counts half.
+    score += ok.kind === 'rug' && rugCut(room, ok) ? slot.weight / 2 : slot.weight;
   }
   return { placed, score };
 }
