@@ -60,8 +60,8 @@ describe.skipIf(!hasBrowser())('sign-in, the signed-in shell, profile and logout
       if (path === '/generate') await screenshot(page, 'skip-link-focused');
       await page.keyboard.press('Enter');
       // On a prerendered page React may not have hydrated yet; the main then takes focus once it has.
-      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName), path).toBe('MAIN');
-      await expect.poll(() => new URL(page.url()).hash, path).toBe('');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName), { message: path }).toBe('MAIN');
+      await expect.poll(() => new URL(page.url()).hash, { message: path }).toBe('');
       expect(new URL(page.url()).pathname, path).toBe(path);
       // The next Tab goes on inside the content, not back to the top bar.
       await page.keyboard.press('Tab');

@@ -78,6 +78,17 @@ describe.skipIf(!hasBrowser())('login and signup', () => {
   });
 });
 
+/** Holds back the page's requests for `pattern` until the returned function is called. */
+async function holdBack(page: Page, pattern: string): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 describe.skipIf(!hasBrowser())('small screens', () => {
   let browser: Browser;
 
@@ -115,12 +126,7 @@ describe.skipIf(!hasBrowser())('small screens', () => {
     const context = await newContext(browser, { mobile: true });
     const page = await context.newPage();
     // The page's scripts are held back until released: the prerendered HTML shows alone.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/*.js', async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdBack(page, '**/*.js');
     await page.goto('/', { waitUntil: 'commit' });
     const toggle = page.getByRole('button', { name: 'Open menu' });
     const kitchen = page.getByRole('tab', { name: 'Kitchen' });
@@ -142,12 +148,7 @@ describe.skipIf(!hasBrowser())('small screens', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     // The page's own chunk is held back: React has begun hydrating, but the page is not hydrated yet.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/pricing-page-*.js', async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdBack(page, '**/assets/pricing-page-*.js');
     await page.goto('/pricing', { waitUntil: 'commit' });
     await page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('_reactListening')));
     const skip = page.getByRole('link', { name: 'Skip to content' });
