@@ -58,9 +58,32 @@ export interface BrowserSession {
   errors: string[];
 }
 
+/**
+ * How long closing a context and opening the next may take. Once in CI, on a loaded machine,
+ * it never answered and the hook timed out: past this the browser is taken as hung and relaunched.
+ */
+const BROWSER_PATIENCE_MS = 30_000;
+
+/** `work`'s answer, or a rejection once `ms` have passed without one. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the browser did not answer in ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Registers the hooks every browser-test file needs and returns the session they fill in. */
 export function useBrowserSession(): BrowserSession {
   const session = {} as BrowserSession;
+  const fresh = async () => {
+    session.context = await newContext(session.browser);
+    session.page = await session.context.newPage();
+  };
   beforeAll(async () => {
     session.browser = await launchBrowser();
   });
@@ -68,9 +91,19 @@ export function useBrowserSession(): BrowserSession {
     await session.browser?.close();
   });
   beforeEach(async () => {
-    await session.context?.close();
-    session.context = await newContext(session.browser);
-    session.page = await session.context.newPage();
+    try {
+      await within(
+        (async () => {
+          await session.context?.close();
+          await fresh();
+        })(),
+        BROWSER_PATIENCE_MS,
+      );
+    } catch {
+      await within(session.browser.close(), BROWSER_PATIENCE_MS).catch(() => undefined);
+      session.browser = await launchBrowser();
+      await fresh();
+    }
     session.errors = watchPageErrors(session.page);
   });
   return session;
