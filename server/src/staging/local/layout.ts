@@ -719,6 +719,13 @@ const MIN_FACING: Partial<Record<PieceKind, number>> = { armchair: 0.25 };
 /** A chair turned to the table at least this far to the camera stands beside the table, not before it. */
 const SIDE_ON = -0.1;
 
+/**
+ * The share of the sofa's outline in the photo a foreground chair may cover: its arm. In the
+ * Pruna room a wingback before the sofa's end, cut by the frame, hid a third of it and the
+ * floor lamp behind, and the photo read as the chair's.
+ */
+const FOREGROUND_SOFA_COVER = 0.15;
+
 /** What a foreground chair cut by a side of the frame costs, per share of its width cut off, as metres off its ideal distance. */
 const CUT_COST = 8;
 
@@ -893,9 +900,11 @@ function closingChair(
     const cut = Math.max(0, -box.u0, box.u1 - room.camera.p.width) / (box.u1 - box.u0);
     const total = cost + CUT_COST * cut + CLUTTER_COST * sharedOutline(box, around);
     if (best && total >= best.cost) continue;
-    // A low table may be half behind the chair, as it is from a seat in the room.
-    if (hidesAnchor(room, p, placed, 'sofa') || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
-    // Nor before the group's own armchair, which it would double in the photo.
+    // A low table may be half behind the chair, as it is from a seat in the room; the sofa only its end.
+    if (hidesAnchor(room, p, placed, 'sofa', FOREGROUND_SOFA_COVER) || hidesAnchor(room, p, placed, table.kind, 0.5)) continue;
+    // Nor before the group's floor lamp or plant, which it would cut in two, nor before its own
+    // armchair, which it would double in the photo.
+    if (placed.some((q) => ['floorLamp', 'plant', 'armchair'].includes(q.kind) && hides(room, p, q, 0.3))) continue;
     if (placed.some((q) => q.kind === 'armchair' && hides(room, p, q, 0.3))) continue;
     best = { p, cost: total };
   }
