@@ -279,6 +279,31 @@ const WINDOW_CONTRAST = 0.06;
 const MULLION_BINS = 3;
 /** A door jamb this far inside a framed window's sides rules the window out (a frame's own width). */
 const JAMB_CLEARANCE = 0.1;
+/**
+ * The white a photo's openings reach where it is exposed as listing photos are: its windows and
+ * lamps clip, and a thousandth of its pixels are at least this bright (the fixtures: 0.96-1).
+ */
+const EXPOSED_WHITE = 0.95;
+
+/**
+ * The photo's exposure against EXPOSED_WHITE, at most 1: the luminance a thousandth of its pixels
+ * reach, over it. An underexposed photo's windows are grey, no brighter than 0.6 where the
+ * photo is 0.6 of a listing's exposure; what makes them openings is that they are its brightest.
+ */
+function exposureOf(c: ColorPlanes): number {
+  const bins = 1024;
+  const hist = new Uint32Array(bins);
+  const n = c.width * c.height;
+  for (let i = 0; i < n; i++) hist[Math.min(bins - 1, Math.max(0, Math.floor(lum([c.r[i]!, c.g[i]!, c.b[i]!]) * bins)))]!++;
+  let above = 0;
+  let k = bins - 1;
+  for (; k > 0; k--) {
+    above += hist[k]!;
+    if (above >= 0.001 * n) break;
+  }
+  return clamp(k / bins / EXPOSED_WHITE, 0.25, 1);
+}
+
 /** A framed window's sides start at least this high; a door's jambs start lower. */
 const LOWEST_SILL = 0.25;
 
@@ -290,7 +315,7 @@ const LOWEST_SILL = 0.25;
  * block the wall. Colour changes alone are not used: sun patches and light falloff on a plain
  * wall are stronger than many real edges.
  */
-function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segment[]): { walls: Wall[]; openings: Opening[] } {
+function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segment[], exposure: number): { walls: Wall[]; openings: Opening[] } {
   const walls: Wall[] = [];
   const openings: Opening[] = [];
   const tmp: Vec3 = [0, 0, 0];
@@ -314,8 +339,8 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
     const med = (k: 0 | 1 | 2) => all.map((s) => s[k]).sort((p, q) => p - q)[all.length >> 1] ?? 0.5;
     const color: Vec3 = [med(0), med(1), med(2)];
     const wallLum = lum(color);
-    // Openings are near clipping; a sunlit stretch of wall is bright but not that bright.
-    const brightThreshold = Math.min(0.97, Math.max(0.85, wallLum + 0.08));
+    // Openings are near the photo's white; a sunlit stretch of wall is bright but not that bright.
+    const brightThreshold = exposure * Math.min(0.97, Math.max(0.85, wallLum / exposure + 0.08));
     const windowBins: Array<{ lo: number; hi: number } | null> = [];
     for (const bin of bins) {
       let lo = Infinity;
@@ -364,7 +389,7 @@ function analyseWalls(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segme
         const b = binLum(outer);
         return a === null || b === null ? 1 : a - b;
       };
-      if (Math.min(step(i0, i0 - 2), step(i1, i1 + 2)) < 0.06) return;
+      if (Math.min(step(i0, i0 - 2), step(i1, i1 + 2)) < 0.06 * exposure) return;
       const from = (bins[i0]?.along ?? 0) - BIN / 2;
       const to = (bins[i1]?.along ?? 0) + BIN / 2;
       const bottom = Math.max(0, lo - 0.1);
@@ -780,7 +805,8 @@ export function analyseRoom(img: RgbImage): RoomModel {
   }
   const fromVp = first.fromVp;
   let { camera, box } = first;
-  let { walls, openings } = analyseWalls(camera, box, color, segments);
+  const exposure = exposureOf(color);
+  let { walls, openings } = analyseWalls(camera, box, color, segments, exposure);
   // The eye height is assumed until a doorway measures it; then the room is fitted again at
   // that scale, so furniture is drawn at its true size beside the room's doors. With no doorway,
   // a ceiling seen past the search's reach lowers it.
@@ -792,7 +818,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
     if (keepsCeiling(eye / camera.p.eyeHeight, box, refitted)) {
       camera = atDoors;
       box = refitted;
-      ({ walls, openings } = analyseWalls(camera, box, color, segments));
+      ({ walls, openings } = analyseWalls(camera, box, color, segments, exposure));
       measured = true;
     }
   }
@@ -800,7 +826,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
   if (lower !== null) {
     camera = new Camera({ ...camera.p, eyeHeight: lower });
     box = fitRoomBox(camera, boxColor);
-    ({ walls, openings } = analyseWalls(camera, box, color, segments));
+    ({ walls, openings } = analyseWalls(camera, box, color, segments, exposure));
   }
   const floorColor = floorReference(color);
   const floorGloss = estimateGloss(camera, box, openings, color);
