@@ -56,6 +56,12 @@ function toWall(room: RoomModel, x: number, z: number): number {
   return Math.min(Math.abs(x - room.box.left), Math.abs(room.box.right - x), Math.abs(room.box.back - z));
 }
 
+/** A piece's outline in the photo: its footprint's corners at its foot and at its top. */
+function outline(room: RoomModel, p: Placement) {
+  const corners = footprint(p).flatMap(([x, z]) => [p.lift, p.lift + p.size.h].map((y) => room.camera.project([x, y, z])));
+  return { u0: Math.min(...corners.map((q) => q.u)), u1: Math.max(...corners.map((q) => q.u)), v0: Math.min(...corners.map((q) => q.v)), v1: Math.max(...corners.map((q) => q.v)) };
+}
+
 describe("a stager's layout on the fixture photos", () => {
   it('keeps every rule for every room type and style: on the floor, clear of openings and of each other, art on free wall', () => {
     for (const [name, room] of rooms) {
@@ -228,11 +234,6 @@ describe("a stager's layout on the fixture photos", () => {
   });
 
   it("stands a foreground chair before no more than the sofa's end, and before no floor lamp, plant or armchair of the group, in every variation", () => {
-    // The piece's outline in the photo: its footprint's corners at its foot and at its top.
-    const outline = (room: RoomModel, p: Placement) => {
-      const corners = footprint(p).flatMap(([x, z]) => [p.lift, p.lift + p.size.h].map((y) => room.camera.project([x, y, z])));
-      return { u0: Math.min(...corners.map((q) => q.u)), u1: Math.max(...corners.map((q) => q.u)), v0: Math.min(...corners.map((q) => q.v)), v1: Math.max(...corners.map((q) => q.v)) };
-    };
     const covered = (room: RoomModel, front: Placement, behind: Placement) => {
       const a = outline(room, front);
       const b = outline(room, behind);
@@ -257,6 +258,32 @@ describe("a stager's layout on the fixture photos", () => {
       }
     }
     expect(chairs).toBeGreaterThan(40);
+  });
+
+  it("never closes a group with the same armchair as its own level with it in the photo, the two in a row: the loft's, in every variation", () => {
+    for (const [name, room] of rooms) {
+      for (const style of STYLES) {
+        for (const [k, placed] of layoutVariations(room, 'living_room', [0, 1, 2].map((v) => variationSet(style, v, 'listing-1', 0).def)).entries()) {
+          const chair = placed.find((p) => p.foreground && p.kind === 'armchair');
+          if (!chair) continue;
+          for (const own of placed.filter((p) => p.kind === 'armchair' && !p.foreground)) {
+            const a = outline(room, chair);
+            const b = outline(room, own);
+            const level = Math.min(a.v1, b.v1) - Math.max(a.v0, b.v0) >= 0.5 * Math.min(a.v1 - a.v0, b.v1 - b.v0);
+            const gap = Math.max(a.u0, b.u0) - Math.min(a.u1, b.u1);
+            expect(level && gap < Math.min(a.u1 - a.u0, b.u1 - b.u0), `${name} ${style} variation ${k}`).toBe(false);
+          }
+        }
+      }
+    }
+    // In the loft the modern and traditional groups' own armchair stands beside the table, and
+    // the closing one stood beside it, level, the same chair twice: an open sling chair closes them.
+    const loft = rooms.get(LOFT)!;
+    for (const style of ['modern', 'traditional'] as const) {
+      const placed = layoutRoom(loft, 'living_room', STYLE_DEFS[style]);
+      expect(placed.some((p) => p.kind === 'armchair' && !p.foreground), style).toBe(true);
+      expect(placed.find((p) => p.foreground), style).toMatchObject({ kind: 'slingChair' });
+    }
   });
 
   it('closes a group that has its own armchair from across the table, not beside that armchair', () => {

@@ -905,10 +905,23 @@ function closingChair(
     // Nor before the group's floor lamp or plant, which it would cut in two, nor before its own
     // armchair, which it would double in the photo.
     if (placed.some((q) => ['floorLamp', 'plant', 'armchair'].includes(q.kind) && hides(room, p, q, 0.3))) continue;
+    // Nor level with the group's own armchair in the photo, the same chair twice in a row like a showroom's.
+    if (kind === 'armchair' && placed.some((q) => q.kind === 'armchair' && inRow(box, imageBox(room, q)))) continue;
     if (placed.some((q) => q.kind === 'armchair' && hides(room, p, q, 0.3))) continue;
     best = { p, cost: total };
   }
   return best?.p ?? null;
+}
+
+/**
+ * Whether two outlines in the photo stand in a row: level (sharing half the lower one's height)
+ * and side by side, less than the narrower one's width apart or overlapping.
+ */
+function inRow(a: ImageBox, b: ImageBox | null): boolean {
+  if (!b) return false;
+  const level = Math.min(a.v1, b.v1) - Math.max(a.v0, b.v0) >= 0.5 * Math.min(a.v1 - a.v0, b.v1 - b.v0);
+  const gap = Math.max(a.u0, b.u0) - Math.min(a.u1, b.u1);
+  return level && gap < Math.min(a.u1 - a.u0, b.u1 - b.u0);
 }
 
 /** The share of `box` the `others` cover too, each counted (where they overlap each other, twice), at most 1. */
