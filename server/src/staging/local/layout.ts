@@ -907,7 +907,6 @@ function closingChair(
     if (placed.some((q) => ['floorLamp', 'plant', 'armchair'].includes(q.kind) && hides(room, p, q, 0.3))) continue;
     // Nor level with the group's own armchair in the photo, the same chair twice in a row like a showroom's.
     if (kind === 'armchair' && placed.some((q) => q.kind === 'armchair' && inRow(box, imageBox(room, q)))) continue;
-    if (placed.some((q) => q.kind === 'armchair' && hides(room, p, q, 0.3))) continue;
     best = { p, cost: total };
   }
   return best?.p ?? null;
