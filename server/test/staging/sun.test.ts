@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { analyseRoom } from '../../src/staging/local/analyze.ts';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { analyseRoom, reviveRoom } from '../../src/staging/local/analyze.ts';
+import { decodeImage } from '../../src/staging/local/image.ts';
 import { pieceSize } from '../../src/staging/local/furniture.ts';
 import type { Placement } from '../../src/staging/local/layout.ts';
-import { buildScene } from '../../src/staging/local/render.ts';
+import { buildScene, estimateLighting } from '../../src/staging/local/render.ts';
 import { computeRoomShadows, ShadeGrid } from '../../src/staging/local/shadows.ts';
-import { leavesThrough, sunThrough } from '../../src/staging/local/sun.ts';
+import { leavesThrough, sunByPatches, SUNLIT, sunThrough } from '../../src/staging/local/sun.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { DEFAULT_SYNTHETIC, renderSyntheticRoom, syntheticCamera } from '../../src/staging/local/synthetic.ts';
 import type { Vec3 } from '../../src/staging/local/vec.ts';
@@ -34,13 +38,76 @@ function sunnyRoom() {
   return img;
 }
 
+/**
+ * A sun behind the camera and to its right, low, through a window in the wall a metre behind
+ * it that the photo cannot show: two panes either side of a bar, so two bands on the floor.
+ */
+const BEHIND: Vec3 = [Math.cos(0.35) * Math.sin(2.8), Math.sin(0.35), Math.cos(0.35) * Math.cos(2.8)];
+const PANES: Array<[number, number]> = [
+  [-0.2, 0.5],
+  [0.62, 1.3],
+];
+
+/** Whether the sun behind the camera reaches floor point (x, z) through one of the panes. */
+function inSunBehind(x: number, z: number): boolean {
+  const t = (-1 - z) / BEHIND[2];
+  const along = x + BEHIND[0] * t;
+  const h = BEHIND[1] * t;
+  return h >= 0.6 && h <= 2.1 && PANES.some(([a, b]) => along >= a && along <= b);
+}
+
+/**
+ * The synthetic room with the bands of that sun on its floor, 1.6 times brighter (sRGB), and a
+ * pale square of floor that is no sun. Its own window is at the back wall's right end, where no
+ * sun through it could fall on the bands.
+ */
+function bandedRoom() {
+  const room = { ...ROOM, window: { from: 1.5, to: 2.4, bottom: 0.9, top: 2.2 } };
+  const img = renderSyntheticRoom(room);
+  const cam = syntheticCamera(room);
+  for (let v = 0; v < img.height; v++) {
+    for (let u = 0; u < img.width; u++) {
+      const p = cam.floorPoint(u + 0.5, v + 0.5);
+      if (!p || p[0] < ROOM.left || p[0] > ROOM.right || p[2] > ROOM.back) continue;
+      const pale = p[0] > 1.15 && p[0] < 1.65 && p[2] > 4.75 && p[2] < 5.25;
+      if (!inSunBehind(p[0], p[2]) && !pale) continue;
+      for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = Math.min(255, img.data[3 * (v * img.width + u) + c]! * 1.6);
+    }
+  }
+  return img;
+}
+
 const angle = (a: Vec3, b: Vec3) => Math.acos(Math.min(1, a[0] * b[0] + a[1] * b[1] + a[2] * b[2]));
 
 describe('the sun, from the patches it leaves on the floor', () => {
   it('is found through the window that explains the patch, within a few degrees', () => {
     const room = analyseRoom(sunnyRoom());
     expect(room.sun).not.toBeNull();
-    expect(angle(room.sun!, SUN)).toBeLessThan((6 * Math.PI) / 180);
+    expect(room.sun!.patches).toBeNull();
+    expect(angle(room.sun!.dir, SUN)).toBeLessThan((6 * Math.PI) / 180);
+  });
+
+  it('is found behind the camera from the bands its window leaves, with only those bands as its patches', () => {
+    const room = analyseRoom(bandedRoom());
+    expect(room.sun).not.toBeNull();
+    const { dir, patches } = room.sun!;
+    expect(patches).not.toBeNull();
+    // The bearing from the bands' edges; the elevation is a guess the photo cannot check, above 25 degrees.
+    const bearing = (d: Vec3) => Math.atan2(d[0], d[2]);
+    const off = Math.abs(((bearing(dir) - bearing(BEHIND) + 3 * Math.PI) % (2 * Math.PI)) - Math.PI);
+    expect(off).toBeLessThan((4 * Math.PI) / 180);
+    expect(dir[1]).toBeGreaterThanOrEqual(Math.sin((25 * Math.PI) / 180) - 1e-9);
+    // Lit in its patches (floor at a band's middle), and not on the pale floor that is no band.
+    const band = [3.2, 4].map((z) => [...Array(80).keys()].map((k) => -2 + k * 0.05).find((x) => inSunBehind(x, z) && inSunBehind(x + 0.15, z) && inSunBehind(x - 0.15, z))!);
+    expect(patches!.at(band[0]!, 3.2)).toBeGreaterThan(SUNLIT);
+    expect(patches!.at(band[1]!, 4)).toBeGreaterThan(SUNLIT);
+    expect(room.floorLight!.at(1.4, 5)).toBeGreaterThan(SUNLIT);
+    expect(patches!.at(1.4, 5)).toBe(1);
+    // A seat 0.45 m above the floor is in the sun where its ray, on away from the sun, lands in a band.
+    const t = 0.45 / dir[1];
+    const seat = (x: number, z: number) => sunByPatches(patches!, x + dir[0] * t, 0.45, z + dir[2] * t, dir);
+    expect(seat(band[1]!, 4)).toBe(1);
+    expect(seat(1.4, 5)).toBe(0);
   });
 
   it('is not claimed for an evenly lit floor', () => {
@@ -108,5 +175,32 @@ describe('the sun, from the patches it leaves on the floor', () => {
     // Where the ray leaves by the window, the yes-or-no test used for the floor agrees.
     expect(leavesThrough(box, [window], ROOM.window.from + 0.01 - SUN[0] * t, ROOM.back - 2.5, SUN, 0, 0.3)).toBe(true);
     expect(leavesThrough(box, [window], ROOM.window.from - 0.01 - SUN[0] * t, ROOM.back - 2.5, SUN, 0, 0.3)).toBe(false);
+  });
+
+  it.each([false, true])('comes from behind the camera in the hall (mirrored: %s), through its stripes only', async (mirror) => {
+    // The hall's stripes of sun fall from a window behind the camera: none of its own explains them.
+    const bytes = readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-hall-arched-windows.jpg', import.meta.url)));
+    const room = analyseRoom(await decodeImage(mirror ? await sharp(bytes).flop().jpeg({ quality: 92 }).toBuffer() : bytes));
+    expect(room.sun?.patches).toBeTruthy();
+    const { dir, patches } = room.sun!;
+    // The stripes run about 17 degrees off the camera's axis, towards its right (left, mirrored).
+    const bearing = (Math.atan2(dir[0], dir[2]) * 180) / Math.PI;
+    expect(Math.abs(bearing)).toBeGreaterThan(155);
+    expect(Math.abs(bearing)).toBeLessThan(172);
+    expect(Math.sign(bearing)).toBe(mirror ? -1 : 1);
+    // Mirrored, the room is mirrored about the camera.
+    const x = (at: number) => (mirror ? -at : at);
+    // A stripe, and the pillar's pale foot beside the frame's edge, taken for bright floor, which is no stripe.
+    expect(patches!.at(x(1.9), 4)).toBeGreaterThan(SUNLIT);
+    expect(room.floorLight!.at(x(1), 6)).toBeGreaterThan(SUNLIT);
+    expect(patches!.at(x(1), 6)).toBe(1);
+    // The furniture is lit through the stripes, not through the windows the photo shows.
+    const { sun } = estimateLighting(room);
+    expect(sun?.windows).toBeNull();
+    expect(sun?.patches).toBe(patches);
+    // And on the helper thread, which gets the room as a structured clone.
+    const revived = reviveRoom(structuredClone(room)).sun!;
+    expect(revived.patches!.at(x(1.9), 4)).toBe(patches!.at(x(1.9), 4));
+    expect(revived.dir).toEqual(dir);
   });
 });

@@ -7,7 +7,7 @@ import { estimateFloorLight } from './floor-light.ts';
 import { estimateRadiance, radianceCentre, type RoomRadiance } from './light.ts';
 import { CEILING_SEARCH, colorDist, fitRoomBox, floorReference, sampleColor, seekCeiling, wallPoint, wallRange, type ColorPlanes, type RoomBox } from './roombox.ts';
 import { ShadeGrid } from './shadows.ts';
-import { estimateSun } from './sun.ts';
+import { estimateHiddenSun, estimateSun, type Sun } from './sun.ts';
 import { depthSupport, depthVanishingPoints, estimateFocal, estimateVerticalVanishingPoint, verticalSupport, type VanishingPoint } from './vanishing.ts';
 import { clamp, type Vec3 } from './vec.ts';
 
@@ -63,8 +63,8 @@ export interface RoomModel {
   floorGloss: number;
   /** Light on each point of the floor relative to the whole floor (sun patches), or null when unsure. */
   floorLight: ShadeGrid | null;
-  /** Direction of the sun (unit, towards it) when the photo shows sun patches a window explains, else null. */
-  sun: Vec3 | null;
+  /** The sun when the photo shows sun patches: through a window it shows, or one out of frame; else null. */
+  sun: Sun | null;
   /** Kitchen counters along the walls (bar stools go in front of them). */
   counters: Counter[];
   /** Things standing free on the floor (kitchen islands among them): nothing may stand in or behind them. */
@@ -142,10 +142,12 @@ function measureClutter(g: Gradient, width: number, height: number, gain: number
  */
 export function reviveRoom(room: RoomModel): RoomModel {
   const light = room.floorLight;
+  const revive = (g: ShadeGrid) => new ShadeGrid(g.u0, g.v0, g.cell, g.nu, g.nv, g.factor);
   return {
     ...room,
     camera: new Camera(room.camera.p),
-    floorLight: light && new ShadeGrid(light.u0, light.v0, light.cell, light.nu, light.nv, light.factor),
+    floorLight: light && revive(light),
+    sun: room.sun && { dir: room.sun.dir, patches: room.sun.patches && revive(room.sun.patches) },
   };
 }
 
@@ -832,7 +834,8 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const floorGloss = estimateGloss(camera, box, openings, color);
   const ceiling = ceilingColor(camera, box, color);
   const floorLight = estimateFloorLight(camera, box, color, openings, floorGloss);
-  const sun = estimateSun(box, openings, floorLight);
+  const seenSun = estimateSun(box, openings, floorLight);
+  const sun = seenSun ? { dir: seenSun, patches: null } : estimateHiddenSun(camera, box, floorLight, segments);
   const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, radianceCentre(box), toPlanes(img, 0).color);
   const counters = detectCounters(camera, box, color, walls, openings, floorColor);
   const obstacles = detectObstacles(camera, box, color, counters, floorColor, floorGloss);

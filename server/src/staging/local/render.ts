@@ -11,8 +11,8 @@ import { hashString, mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow } from './lines.ts';
 import { emptyLayer, everyTileRow, rasterizeInto, type Fragment, type RenderLayer, type Shader } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
-import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type ShadowCaster } from './shadows.ts';
-import { patchBrightness, sunThrough } from './sun.ts';
+import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type ShadeGrid, type ShadowCaster } from './shadows.ts';
+import { patchBrightness, sunByPatches, sunThrough } from './sun.ts';
 import { ROLES, type Role, type StyleDef } from './styles.ts';
 import { clamp, luminance, normalize, smoothstep, type Vec3 } from './vec.ts';
 
@@ -34,8 +34,10 @@ export interface SunLight {
   dir: Vec3;
   /** Radiance of a white matte surface facing the sun, from the sun alone (linear RGB). */
   white: Vec3;
-  /** The windows it shines through: a point is in the sun only if its ray to the sun passes one. */
-  windows: Opening[];
+  /** The windows it shines through: a point is in the sun only if its ray to the sun passes one. Null when they are out of frame. */
+  windows: Opening[] | null;
+  /** Its patches on the floor when its windows are out of frame: a point is in the sun as much as the floor is where its ray lands (`sunByPatches`). */
+  patches: ShadeGrid | null;
 }
 
 /** The sun and the depth map of the furniture seen from it. */
@@ -57,8 +59,9 @@ export function estimateLighting(room: RoomModel): Lighting {
   let sun: SunLight | null = null;
   if (room.sun && room.floorLight) {
     // A sun patch is (brightness - 1) times the floor's light brighter; the floor takes the sun at a slant.
-    const k = (patchBrightness(room.floorLight) - 1) / Math.max(0.15, room.sun[1]);
-    sun = { dir: room.sun, white: [level[0] * k, level[1] * k, level[2] * k], windows: room.openings.filter((o) => o.daylight) };
+    const { dir, patches } = room.sun;
+    const k = (patchBrightness(patches ?? room.floorLight) - 1) / Math.max(0.15, dir[1]);
+    sun = { dir, white: [level[0] * k, level[1] * k, level[2] * k], windows: patches ? null : room.openings.filter((o) => o.daylight), patches };
   }
   return {
     radiance: room.radiance,
@@ -317,9 +320,9 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
     let g = tex[1] * (amb[1] * occluded + day[1] * sunlit);
     let b = tex[2] * (amb[2] * occluded + day[2] * sunlit);
     if (sun && f.py >= 0.05) {
-      const { dir, white, windows } = sun.light;
+      const { dir, white, windows, patches } = sun.light;
       const ns = nx * dir[0] + ny * dir[1] + nz * dir[2];
-      const through = ns > 0 ? sunThrough(box, windows, f.px, f.py, f.pz, dir) : 0;
+      const through = ns <= 0 ? 0 : windows ? sunThrough(box, windows, f.px, f.py, f.pz, dir) : patches ? sunByPatches(patches, f.px, f.py, f.pz, dir) : 0;
       if (through > 0) {
         const k = ns * through * sun.map.visibility(f.px, f.py, f.pz, nx, ny, nz);
         r += tex[0] * white[0] * k;
@@ -452,7 +455,8 @@ export function setUpRender(
     z1: Math.min(back, z1 + 1.5),
   };
   if (!(bounds.x1 > bounds.x0) || !(bounds.z1 > bounds.z0)) Object.assign(bounds, { x0: left, z0: 0.3, x1: right, z1: back });
-  const patches = light.sun && room.floorLight ? { dir: light.sun.dir, light: room.floorLight } : null;
+  const sunFloor = light.sun && (light.sun.patches ?? room.floorLight);
+  const patches = light.sun && sunFloor ? { dir: light.sun.dir, light: sunFloor } : null;
   const caster = shadowCaster(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, patches);
   const floor = floorShadows(caster, floorRows);
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key, DAYLIGHT_PENUMBRA.least, DAYLIGHT_PENUMBRA.spread);

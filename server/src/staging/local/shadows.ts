@@ -24,6 +24,11 @@ export class ShadeGrid {
     readonly factor: Float32Array,
   ) {}
 
+  /** The same cells holding other factors. */
+  withFactor(factor: Float32Array): ShadeGrid {
+    return new ShadeGrid(this.u0, this.v0, this.cell, this.nu, this.nv, factor);
+  }
+
   /** Bilinear inside the grid and clamped to its edge cells up to its border; 1 (no change) outside. */
   at(u: number, v: number): number {
     const gu = (u - this.u0) / this.cell - 0.5;
