@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { analyseRoom, reviveRoom } from '../../src/staging/local/analyze.ts';
-import { decodeImage } from '../../src/staging/local/image.ts';
+import { analyseRoom, ANALYSIS_LONG_SIDE, reviveRoom } from '../../src/staging/local/analyze.ts';
+import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
 import { pieceSize } from '../../src/staging/local/furniture.ts';
 import type { Placement } from '../../src/staging/local/layout.ts';
 import { buildScene, estimateLighting } from '../../src/staging/local/render.ts';
@@ -180,7 +180,10 @@ describe('the sun, from the patches it leaves on the floor', () => {
   it.each([false, true])('comes from behind the camera in the hall (mirrored: %s), through its stripes only', async (mirror) => {
     // The hall's stripes of sun fall from a window behind the camera: none of its own explains them.
     const bytes = readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-hall-arched-windows.jpg', import.meta.url)));
-    const room = analyseRoom(await decodeImage(mirror ? await sharp(bytes).flop().jpeg({ quality: 92 }).toBuffer() : bytes));
+    const photo = await decodeImage(mirror ? await sharp(bytes).flop().jpeg({ quality: 92 }).toBuffer() : bytes);
+    // At the size the pipeline analyses.
+    const size = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const room = analyseRoom(await resizeRgb(photo, size.width, size.height));
     expect(room.sun?.patches).toBeTruthy();
     const { dir, patches } = room.sun!;
     // The stripes run about 17 degrees off the camera's axis, towards its right (left, mirrored).
