@@ -24,19 +24,23 @@ function inSun(x: number, z: number): boolean {
   return along >= ROOM.window.from && along <= ROOM.window.to && h >= ROOM.window.bottom && h <= ROOM.window.top;
 }
 
-/** The synthetic room with the window's sun patch on its floor: that floor 1.6 times brighter (sRGB). */
-function sunnyRoom() {
-  const img = renderSyntheticRoom(ROOM);
-  const cam = syntheticCamera(ROOM);
+/** A synthetic room with its floor (sRGB) multiplied by `gain` at each floor point (x, z). */
+function brightenFloor(room: typeof ROOM, gain: (x: number, z: number) => number) {
+  const img = renderSyntheticRoom(room);
+  const cam = syntheticCamera(room);
   for (let v = 0; v < img.height; v++) {
     for (let u = 0; u < img.width; u++) {
       const p = cam.floorPoint(u + 0.5, v + 0.5);
-      if (!p || p[0] < ROOM.left || p[0] > ROOM.right || p[2] > ROOM.back || !inSun(p[0], p[2])) continue;
-      for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = Math.min(255, img.data[3 * (v * img.width + u) + c]! * 1.6);
+      if (!p || p[0] < room.left || p[0] > room.right || p[2] > room.back) continue;
+      const k = gain(p[0], p[2]);
+      for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = Math.min(255, img.data[3 * (v * img.width + u) + c]! * k);
     }
   }
   return img;
 }
+
+/** The synthetic room with the window's sun patch on its floor: that floor 1.6 times brighter (sRGB). */
+const sunnyRoom = () => brightenFloor(ROOM, (x, z) => (inSun(x, z) ? 1.6 : 1));
 
 /**
  * A sun behind the camera and to its right, low, through a window in the wall a metre behind
@@ -63,18 +67,8 @@ function inSunBehind(x: number, z: number): boolean {
  */
 function bandedRoom() {
   const room = { ...ROOM, window: { from: 1.5, to: 2.4, bottom: 0.9, top: 2.2 } };
-  const img = renderSyntheticRoom(room);
-  const cam = syntheticCamera(room);
-  for (let v = 0; v < img.height; v++) {
-    for (let u = 0; u < img.width; u++) {
-      const p = cam.floorPoint(u + 0.5, v + 0.5);
-      if (!p || p[0] < ROOM.left || p[0] > ROOM.right || p[2] > ROOM.back) continue;
-      const pale = p[0] > 1.15 && p[0] < 1.65 && p[2] > 4.75 && p[2] < 5.25;
-      if (!inSunBehind(p[0], p[2]) && !pale) continue;
-      for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = Math.min(255, img.data[3 * (v * img.width + u) + c]! * 1.6);
-    }
-  }
-  return img;
+  const pale = (x: number, z: number) => x > 1.15 && x < 1.65 && z > 4.75 && z < 5.25;
+  return brightenFloor(room, (x, z) => (inSunBehind(x, z) || pale(x, z) ? 1.6 : 1));
 }
 
 const angle = (a: Vec3, b: Vec3) => Math.acos(Math.min(1, a[0] * b[0] + a[1] * b[1] + a[2] * b[2]));
@@ -115,19 +109,12 @@ describe('the sun, from the patches it leaves on the floor', () => {
   });
 
   it('is not claimed for daylight pooled before the window with no edge, though a sun there would explain it', () => {
-    const img = renderSyntheticRoom(ROOM);
-    const cam = syntheticCamera(ROOM);
-    for (let v = 0; v < img.height; v++) {
-      for (let u = 0; u < img.width; u++) {
-        const p = cam.floorPoint(u + 0.5, v + 0.5);
-        if (!p || p[0] < ROOM.left || p[0] > ROOM.right || p[2] > ROOM.back) continue;
-        // Where the sun patch would be, as bright, but fading over more than a metre at its sides.
-        let share = 0;
-        for (let i = -4; i <= 4; i++) for (let j = -4; j <= 4; j++) share += inSun(p[0] + i * 0.15, p[2] + j * 0.15) ? 1 / 81 : 0;
-        const k = 1 + 0.6 * share;
-        for (let c = 0; c < 3; c++) img.data[3 * (v * img.width + u) + c] = Math.min(255, img.data[3 * (v * img.width + u) + c]! * k);
-      }
-    }
+    // Where the sun patch would be, as bright, but fading over more than a metre at its sides.
+    const img = brightenFloor(ROOM, (x, z) => {
+      let share = 0;
+      for (let i = -4; i <= 4; i++) for (let j = -4; j <= 4; j++) share += inSun(x + i * 0.15, z + j * 0.15) ? 1 / 81 : 0;
+      return 1 + 0.6 * share;
+    });
     expect(analyseRoom(img).sun).toBeNull();
   });
 
