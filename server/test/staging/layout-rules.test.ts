@@ -532,7 +532,7 @@ describe("a stager's layout on the fixture photos", () => {
     }
   });
 
-  it('tucks dining chairs at the table, each facing it', () => {
+  it('tucks dining chairs at the table, each facing it, and never on its wall side alone', () => {
     for (const [name, room] of rooms) {
       for (const style of STYLES) {
         const placed = layoutRoom(room, 'dining_room', STYLE_DEFS[style]);
@@ -541,14 +541,24 @@ describe("a stager's layout on the fixture photos", () => {
         const chairs = placed.filter((p) => p.kind === 'chair');
         expect(chairs.length, `${name} ${style}`).toBeGreaterThanOrEqual(2);
         const [tx, tz] = facing(table!);
+        const sides = new Set<string>();
         for (const c of chairs) {
           const [fx, fz] = facing(c);
-          // Square to the table's long side, facing its middle, the seat's front under its edge.
-          expect(Math.abs(fx * tx + fz * tz)).toBeGreaterThan(0.99);
           const across = (table!.x - c.x) * fx + (table!.z - c.z) * fz;
           expect(across).toBeGreaterThan(0);
-          expect(across).toBeLessThan(table!.size.d / 2 + c.size.d / 2);
+          if (Math.abs(fx * tx + fz * tz) > 0.99) {
+            // Square to the table's long side, facing its middle, the seat's front under its edge.
+            expect(across).toBeLessThan(table!.size.d / 2 + c.size.d / 2);
+            sides.add(fx * tx + fz * tz > 0 ? 'one side' : 'other side');
+          } else {
+            // At an end of the table, facing along it, the seat's front under its end.
+            expect(Math.abs(fx * tx + fz * tz), `${name} ${style}`).toBeLessThan(0.01);
+            expect(across).toBeLessThan(table!.size.w / 2 + c.size.d / 2);
+            sides.add('end');
+          }
         }
+        // Chairs on one long side only read as a bench against the wall (the narrow portrait room's were).
+        expect(sides.size, `${name} ${style}`).toBeGreaterThan(1);
       }
     }
   });

@@ -497,10 +497,19 @@ function tableWithChairs({ size }: RecipeContext, kind: PieceKind, chairsPerSide
     { kind, along: 0, out: tableOut, yaw: 0, weight: 10 },
   ];
   const perSide = chairsPerSide(table);
+  const tuck = chair.d / 2 - 0.08;
   for (const side of [-1, 1]) {
     for (let i = 0; i < perSide; i++) {
       const along = perSide === 1 ? 0 : (i - (perSide - 1) / 2) * (table.w / perSide);
-      slots.push({ kind: 'chair', along, out: tableOut + side * (table.d / 2 + chair.d / 2 - 0.08), yaw: side > 0 ? Math.PI : 0, weight: 1.5 });
+      const slot: Slot = { kind: 'chair', along, out: tableOut + side * (table.d / 2 + tuck), yaw: side > 0 ? Math.PI : 0, weight: 1.5 };
+      // Where the room side's end chairs do not fit (a doorway, a narrow room), one stands at that
+      // end of the table instead, facing along it: a table with chairs on its wall side only read
+      // as a bench against the wall.
+      const end = Math.sign(along);
+      if (side > 0 && perSide > 1 && end !== 0 && (i === 0 || i === perSide - 1)) {
+        slot.fallback = { kind: 'chair', along: end * (table.w / 2 + tuck), out: tableOut, yaw: (-end * Math.PI) / 2, weight: 1.5 };
+      }
+      slots.push(slot);
     }
   }
   slots.push({ kind: 'pendant', along: 0, out: tableOut, yaw: 0, weight: 0.5, lift: PENDANT_HEIGHT });
