@@ -100,15 +100,40 @@ export function drawDebug(photo: RgbImage, room: RoomModel, footprints: Footprin
       drawWorld(img, cam, [p[0], 0, p[1]], [q[0], 0, q[1]], [255, 255, 255], thick);
     }
   }
+  drawSun(img, cam, room, thick);
   drawLight(img, room);
   return img;
+}
+
+/**
+ * A sun that comes through a window out of frame, in yellow: from the middle of its patches on
+ * the floor, the way back to it up to 1.5 m high, which shows its bearing and its guessed elevation.
+ */
+function drawSun(img: RgbImage, cam: Camera, room: RoomModel, thick: number): void {
+  const patches = room.sun?.patches;
+  if (!room.sun || !patches) return;
+  let x = 0;
+  let z = 0;
+  let n = 0;
+  for (let iv = 0; iv < patches.nv; iv++) {
+    for (let iu = 0; iu < patches.nu; iu++) {
+      if (patches.factor[iv * patches.nu + iu]! === 1) continue;
+      x += patches.u0 + (iu + 0.5) * patches.cell;
+      z += patches.v0 + (iv + 0.5) * patches.cell;
+      n++;
+    }
+  }
+  if (!n) return;
+  const d = room.sun.dir;
+  const t = 1.5 / d[1];
+  drawWorld(img, cam, [x / n, 0, z / n], [x / n + d[0] * t, 1.5, z / n + d[2] * t], [255, 230, 0], thick + 1);
 }
 
 /**
  * The light estimate in the top-left corner: the room's radiance as a latitude-longitude map
  * (straight up at the top, into the room in the middle, behind the camera at both ends),
  * tone-mapped so the boosted openings stay readable; daylight texels outlined in cyan, the key
- * direction as a red cross.
+ * direction as a red cross and the sun's as a yellow one.
  */
 function drawLight(img: RgbImage, room: RoomModel): void {
   const { env, daylight, key } = room.radiance;
@@ -128,11 +153,14 @@ function drawLight(img: RgbImage, room: RoomModel): void {
       }
     }
   }
-  if (key) {
-    const t = directionTexel(key);
+  // The sun as a yellow cross, the key direction as a red one.
+  const cross = (dir: Vec3, color: Rgb) => {
+    const t = directionTexel(dir);
     const u = ((t % ENV_W) + 0.5) * cell;
     const v = (Math.floor(t / ENV_W) + 0.5) * cell;
-    drawLine(img, u - 2 * cell, v, u + 2 * cell, v, [255, 0, 0], Math.max(1, cell >> 1));
-    drawLine(img, u, v - 2 * cell, u, v + 2 * cell, [255, 0, 0], Math.max(1, cell >> 1));
-  }
+    drawLine(img, u - 2 * cell, v, u + 2 * cell, v, color, Math.max(1, cell >> 1));
+    drawLine(img, u, v - 2 * cell, u, v + 2 * cell, color, Math.max(1, cell >> 1));
+  };
+  if (room.sun) cross(room.sun.dir, [255, 230, 0]);
+  if (key) cross(key, [255, 0, 0]);
 }
