@@ -199,9 +199,10 @@ const RADIAL = 0.1;
 
 /**
  * The one way the sun patches' long edges run over the floor (x, z), unit, with the edges'
- * ends and a point on each one's sunlit side ([x, z, ...]), or null when they run many ways. The edges are the photo's straight segments that lie on the floor with a
- * sunlit band on one side and floor out of the sun on the other: sharp in the photo, where the
- * floor's light grid, median-filtered and blurred, rounds a band's ends and tapers it.
+ * ends and a point on each one's sunlit side ([x, z, ...]), or null when they run many ways.
+ * The edges are the photo's straight segments that lie on the floor with a sunlit band on one
+ * side and floor out of the sun on the other: sharp in the photo, where the floor's light grid,
+ * median-filtered and blurred, rounds a band's ends and tapers it.
  */
 function bandDirection(cam: Camera, light: ShadeGrid, segments: Segment[]): { along: [number, number]; ends: number[]; seeds: number[] } | null {
   const edges: Array<{ ux: number; uz: number; len: number; ends: number[]; seed: number[] }> = [];
@@ -268,12 +269,12 @@ function cellAt({ u0, v0, cell, nu, nv, factor }: ShadeGrid, x: number, z: numbe
 const BAND_WIDTH = 1.5;
 
 /**
- * Whether from floor point (x, z) towards the light (ux, uz) the floor turns sunlit and then, within
- * BAND_WIDTH, not sunlit again where the photo still shows it: the edge bounds a band. A bright
+ * Whether from floor point (x, z) towards the light (ux, uz) the floor turns sunlit and then,
+ * within BAND_WIDTH, not sunlit again where the photo still shows it: the edge bounds a band. A bright
  * stretch that runs into what the photo does not show (a pale wall's foot taken for floor at the
  * frame's edge) is no band, and its edge, running along the camera's ray, no bearing.
  */
-export function acrossBand(light: ShadeGrid, x: number, z: number, ux: number, uz: number): boolean {
+function acrossBand(light: ShadeGrid, x: number, z: number, ux: number, uz: number): boolean {
   let lit = false;
   for (let d = light.cell / 2; d <= BAND_WIDTH; d += light.cell / 2) {
     const f = cellAt(light, x + ux * d, z + uz * d);
