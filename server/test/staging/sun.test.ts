@@ -187,7 +187,7 @@ describe('the sun, from the patches it leaves on the floor', () => {
     // The furniture is lit through the stripes, not through the windows the photo shows.
     const { sun } = estimateLighting(room);
     expect(sun?.windows).toBeNull();
-    expect(sun?.patches).toBe(patches);
+    expect(sun?.floor).toBe(patches);
     // And on the helper thread, which gets the room as a structured clone.
     const revived = reviveRoom(structuredClone(room)).sun!;
     expect(revived.patches!.at(x(1.9), 4)).toBe(patches!.at(x(1.9), 4));

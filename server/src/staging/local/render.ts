@@ -25,7 +25,7 @@ export interface Lighting {
   floor: Vec3;
   /** Radiance of a white matte surface facing up: what a lit lamp shade glows against. */
   level: Vec3;
-  /** Direct sun, when the photo shows sun patches a window explains. */
+  /** Direct sun, when the photo shows sun patches. */
   sun: SunLight | null;
 }
 
@@ -36,8 +36,12 @@ export interface SunLight {
   white: Vec3;
   /** The windows it shines through: a point is in the sun only if its ray to the sun passes one. Null when they are out of frame. */
   windows: Opening[] | null;
-  /** Its patches on the floor when its windows are out of frame: a point is in the sun as much as the floor is where its ray lands (`sunByPatches`). */
-  patches: ShadeGrid | null;
+  /**
+   * The floor's light its patches are read from: the photo's, or only the stripes when its
+   * windows are out of frame, where a point is in the sun as much as the floor is where its ray
+   * lands (`sunByPatches`).
+   */
+  floor: ShadeGrid;
 }
 
 /** The sun and the depth map of the furniture seen from it. */
@@ -60,8 +64,9 @@ export function estimateLighting(room: RoomModel): Lighting {
   if (room.sun && room.floorLight) {
     // A sun patch is (brightness - 1) times the floor's light brighter; the floor takes the sun at a slant.
     const { dir, patches } = room.sun;
-    const k = (patchBrightness(patches ?? room.floorLight) - 1) / Math.max(0.15, dir[1]);
-    sun = { dir, white: [level[0] * k, level[1] * k, level[2] * k], windows: patches ? null : room.openings.filter((o) => o.daylight), patches };
+    const floor = patches ?? room.floorLight;
+    const k = (patchBrightness(floor) - 1) / Math.max(0.15, dir[1]);
+    sun = { dir, white: [level[0] * k, level[1] * k, level[2] * k], windows: patches ? null : room.openings.filter((o) => o.daylight), floor };
   }
   return {
     radiance: room.radiance,
@@ -320,9 +325,9 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
     let g = tex[1] * (amb[1] * occluded + day[1] * sunlit);
     let b = tex[2] * (amb[2] * occluded + day[2] * sunlit);
     if (sun && f.py >= 0.05) {
-      const { dir, white, windows, patches } = sun.light;
+      const { dir, white, windows, floor } = sun.light;
       const ns = nx * dir[0] + ny * dir[1] + nz * dir[2];
-      const through = ns <= 0 ? 0 : windows ? sunThrough(box, windows, f.px, f.py, f.pz, dir) : patches ? sunByPatches(patches, f.px, f.py, f.pz, dir) : 0;
+      const through = ns <= 0 ? 0 : windows ? sunThrough(box, windows, f.px, f.py, f.pz, dir) : sunByPatches(floor, f.px, f.py, f.pz, dir);
       if (through > 0) {
         const k = ns * through * sun.map.visibility(f.px, f.py, f.pz, nx, ny, nz);
         r += tex[0] * white[0] * k;
@@ -455,8 +460,7 @@ export function setUpRender(
     z1: Math.min(back, z1 + 1.5),
   };
   if (!(bounds.x1 > bounds.x0) || !(bounds.z1 > bounds.z0)) Object.assign(bounds, { x0: left, z0: 0.3, x1: right, z1: back });
-  const sunFloor = light.sun && (light.sun.patches ?? room.floorLight);
-  const patches = light.sun && sunFloor ? { dir: light.sun.dir, light: sunFloor } : null;
+  const patches = light.sun ? { dir: light.sun.dir, light: light.sun.floor } : null;
   const caster = shadowCaster(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, patches);
   const floor = floorShadows(caster, floorRows);
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key, DAYLIGHT_PENUMBRA.least, DAYLIGHT_PENUMBRA.spread);
