@@ -370,6 +370,66 @@ describe('rugs', () => {
     expect(corr(28) - corr(14)).toBeGreaterThan(0.5);
   });
 
+  it('of the traditional kind are knotted on warps whose ends lie past its short ends as a fringe, paler than its cream; the other kinds have none', () => {
+    const size = pieceSize('rug', STYLE_DEFS.traditional);
+    const build = (style: keyof typeof STYLE_DEFS) => {
+      const b = new MeshBuilder();
+      BUILDERS.rug({ b, style: STYLE_DEFS[style], mat: () => 0, rng: mulberry32(1), ceiling: 2.5, lift: 0 }, size);
+      return b.build();
+    };
+    const reach = (m: ReturnType<typeof build>) => {
+      let [x, z, y] = [0, 0, 0];
+      for (let i = 0; i < m.positions.length; i += 3) {
+        x = Math.max(x, Math.abs(m.positions[i]!));
+        z = Math.max(z, Math.abs(m.positions[i + 2]!));
+        if (Math.abs(m.positions[i]!) > size.w / 2 + 0.001) y = Math.max(y, m.positions[i + 1]!);
+      }
+      return { x, z, y };
+    };
+    const fringed = reach(build('traditional'));
+    expect(build('traditional').positions).toEqual(build('traditional').positions);
+    // A hand's length past each end, flat on the floor, and not past the sides.
+    expect(fringed.x).toBeGreaterThan(size.w / 2 + 0.05);
+    expect(fringed.x).toBeLessThan(size.w / 2 + 0.1);
+    expect(fringed.z).toBeLessThan(size.d / 2 + 0.03);
+    expect(fringed.y).toBeLessThan(0.005);
+    for (const style of ['modern', 'minimalist', 'luxury'] as const) expect(reach(build(style)).x).toBeCloseTo(size.w / 2, 6);
+    const pm = prepare({ ...STYLE_DEFS.traditional.materials.rug, half: [size.w / 2, size.d / 2] });
+    const c: Vec3 = [0, 0, 0];
+    for (let k = 0; k < 20; k++) {
+      albedo(pm, size.w / 2 + 0.01 + k * 0.003, 0.002, -0.5 + k * 0.05, 7, c);
+      expect(lum(c)).toBeGreaterThan(1.1 * lum(pm.c3));
+    }
+  });
+
+  it('of the traditional kind are woven in four colours, each a good share of the rug: its red, navy, cream and gold', () => {
+    const size = pieceSize('rug', STYLE_DEFS.traditional);
+    const m = STYLE_DEFS.traditional.materials.rug;
+    const pm = prepare({ ...m, half: [size.w / 2, size.d / 2] });
+    const hue = (c: Vec3) => {
+      const s = c[0] + c[1] + c[2];
+      return [c[0] / s, c[1] / s, c[2] / s] as Vec3;
+    };
+    // The dyes' chromaticities after the pile's desaturation, which keeps a colour's hue.
+    const dyes = [pm.c1, pm.c2, pm.c3, pm.c4].map((d) => {
+      const l = lum(d);
+      return hue([l + (d[0] - l) * 0.75, l + (d[1] - l) * 0.75, l + (d[2] - l) * 0.75]);
+    });
+    const counts = [0, 0, 0, 0];
+    const c: Vec3 = [0, 0, 0];
+    let n = 0;
+    for (let x = -size.w / 2 + 0.005; x < size.w / 2; x += 0.01) {
+      for (let z = -size.d / 2 + 0.005; z < size.d / 2; z += 0.01) {
+        albedo(pm, x, 0.01, z, 7, c);
+        const h = hue(c);
+        const d = dyes.map((e) => Math.hypot(h[0] - e[0], h[1] - e[1], h[2] - e[2]));
+        counts[d.indexOf(Math.min(...d))]!++;
+        n++;
+      }
+    }
+    for (const k of counts) expect(k / n).toBeGreaterThan(0.03);
+  });
+
   it('are darker at their edge than in their field', () => {
     const pm = prepare({ kind: 'rug', color: [0.6, 0.6, 0.6], spec: 0, shininess: 1, pattern: 2, half: [1.2, 0.85] });
     const mean = (x: number) => {

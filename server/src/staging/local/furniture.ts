@@ -1,5 +1,6 @@
 import { leafId } from './materials.ts';
 import type { MeshBuilder } from './mesh.ts';
+import { hash3 } from './prng.ts';
 import { clamp, cross, normalize, smoothstep, sub, type Vec3 } from './vec.ts';
 import type { Role, StyleDef } from './styles.ts';
 
@@ -638,7 +639,34 @@ const art: Builder = (c, { w, h }) => {
 
 const rug: Builder = (c, { w, d }) => {
   c.b.roundedBox([0, 0.005, 0], [w / 2, 0.005, d / 2], 0.004, c.mat('rug'));
+  if (c.style.materials.rug.fringe) fringe(c, w, d);
 };
+
+/**
+ * A knotted rug's warp ends, bundled in tassels past each short end (local X), lying on the floor
+ * as they fell: the tell of a woven rug over a printed one. Each tassel varies in length and lean
+ * by a hash of its place, not by the scene's generator, so the pieces after the rug keep their jitter.
+ */
+const FRINGE = { length: 0.07, pitch: 0.012, width: 0.009 };
+
+function fringe(c: BuildContext, w: number, d: number): void {
+  const n = Math.floor(d / FRINGE.pitch);
+  const up: Vec3 = [0, 1, 0];
+  for (const side of [-1, 1]) {
+    for (let i = 0; i < n; i++) {
+      const z = -d / 2 + ((i + 0.5) * d) / n;
+      const length = FRINGE.length * (0.8 + 0.4 * hash3(i, side, 1, 0));
+      const lean = (hash3(i, side, 2, 0) - 0.5) * 0.35;
+      // From under the rug's edge (hidden by it) out to the tip, narrowing as the bundle's yarns spread and thin.
+      const x0 = side * (w / 2 - 0.005);
+      const x1 = side * (w / 2 + length * Math.cos(lean));
+      const z1 = z + length * Math.sin(lean);
+      const base = FRINGE.width / 2;
+      const tip = base * 0.6;
+      c.b.quad([x0, 0.002, z - base], [x1, 0.002, z1 - tip], [x1, 0.002, z1 + tip], [x0, 0.002, z + base], up, c.mat('rug'));
+    }
+  }
+}
 
 const nightstand: Builder = (c, { w, d, h }) => {
   const { b, style, mat } = c;

@@ -25,6 +25,8 @@ export interface Material {
   color2?: Vec3;
   /** Third colour (rug and art patterns), sRGB. */
   color3?: Vec3;
+  /** Fourth colour (a traditional rug's accents), sRGB. */
+  color4?: Vec3;
   /** Specular strength 0..1 and shininess exponent. */
   spec: number;
   shininess: number;
@@ -34,6 +36,8 @@ export interface Material {
   glow?: number;
   /** Half extents of a rug's pattern in metres, so borders follow its edges. */
   half?: [number, number];
+  /** A rug knotted on warps whose ends hang out as a fringe past its short ends. */
+  fringe?: boolean;
   /** A metal polished to a mirror (not brushed, rubbed or antiqued): it reflects the room unblurred. */
   polished?: boolean;
   /** Cloth that lies in folds (bedding), not stretched taut (a lamp shade). */
@@ -60,10 +64,12 @@ export interface PreparedMaterial {
   c1: Vec3;
   c2: Vec3;
   c3: Vec3;
+  c4: Vec3;
 }
 
 export function prepare(m: Material): PreparedMaterial {
-  return { m, c1: toLinear(m.color), c2: toLinear(m.color2 ?? m.color), c3: toLinear(m.color3 ?? m.color2 ?? m.color) };
+  const c3 = toLinear(m.color3 ?? m.color2 ?? m.color);
+  return { m, c1: toLinear(m.color), c2: toLinear(m.color2 ?? m.color), c3, c4: m.color4 ? toLinear(m.color4) : c3 };
 }
 
 /**
@@ -393,54 +399,76 @@ const RUG_SATURATION = 0.75;
  */
 function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, out: Vec3): void {
   const { m, c1, c2, c3 } = pm;
+  // Past the rug's end (and clear of its end face, at the end within rounding): the fringe.
+  const beyond = Math.abs(px) - (m.half?.[0] ?? Infinity);
+  if (m.fringe && beyond > 0.001) {
+    fringeColour(c3, beyond, pz, seed, out);
+    return;
+  }
   const x = px + (noise3(px * 2, 0, pz * 2, seed + 21) - 0.5) * 0.01 + (noise3(px * 250, 0, pz * 250, seed + 23) - 0.5) * 0.007;
   const z = pz + (noise3(px * 2, 0, pz * 2, seed + 22) - 0.5) * 0.01 + (noise3(px * 250, 0, pz * 250, seed + 24) - 0.5) * 0.007;
   const ax = Math.abs(x);
   const az = Math.abs(z);
   let t = 0;
   let u = 0;
+  let g = 0;
   let abrash = 1;
   switch (m.pattern ?? 0) {
     case 1: {
-      // Traditional (Persian-like): guard stripes, a border with a vine meandering between
-      // rosettes, a central medallion with petals, and a field of small motifs repeated in
-      // rows (herati-like), each knotted a little differently. A lattice of lines across
-      // the field read as printed vinyl: a rug's design is dense, small and irregular.
+      // Traditional (Persian-like): guard stripes of interlocking teeth and of beads, a border
+      // with a vine meandering between rosettes, a central medallion with petals, and a field of
+      // small motifs repeated in rows (herati-like), each knotted a little differently, with
+      // gold accents. A lattice of lines across the field read as printed vinyl, and a sparse
+      // field of dots as a graphic: a rug's design is dense, small and irregular.
       const [hx, hz] = m.half ?? [1, 1];
       const edge = Math.min(hx - ax, hz - az);
       const along = hx - ax < hz - az ? z : x;
       const wear = fbm3(x * 4, 0, z * 4, seed + 3, 2);
       if (edge < 0.035) t = 1;
-      else if (edge < 0.05) u = 0.8;
-      else if (edge < 0.17) {
-        // The border: the vine's stem weaves across the band; a rosette sits in each bend.
+      else if (edge < 0.055) {
+        // Outer guard: cream teeth on red, each pointing into the next (a reciprocal row).
+        const f = along / 0.024;
+        if ((edge - 0.035) / 0.02 < Math.abs(f - Math.floor(f) - 0.5) * 2) u = 0.8;
+      } else if (edge < 0.17) {
+        // The border: the vine's stem weaves across the band; a rosette sits in each bend, red
+        // and gold by turns, and a gold bud on each crest's outer side.
         t = 1;
         const phase = along / 0.16;
-        if (Math.abs(edge - 0.11 - 0.035 * Math.sin(phase * 2 * Math.PI)) < 0.009) u = 0.75;
+        const stem = 0.1125 + 0.035 * Math.sin(phase * 2 * Math.PI);
+        if (Math.abs(edge - stem) < 0.008) u = 0.75;
         // Bends at phase 0.25, 0.75, ...; the rosette sits inside each, across from the stem's crest.
         const k = Math.round((phase - 0.25) * 2);
         const inside = k % 2 === 0 ? -1 : 1;
-        const r = Math.hypot((phase - 0.25 - k / 2) * 0.16, edge - 0.11 - 0.03 * inside);
+        const dx = (phase - 0.25 - k / 2) * 0.16;
+        const r = Math.hypot(dx, edge - 0.1125 - 0.03 * inside);
         if (r < 0.022) {
           t = r < 0.009 ? 0 : 0.15;
           u = r < 0.009 ? 0.8 : 0;
-        }
-      } else if (edge < 0.19) u = 0.8;
-      else if (edge < 0.21) t = 1;
+          g = r >= 0.009 && k % 4 < 2 ? 0.85 : 0;
+        } else if (Math.hypot(dx, edge - stem + 0.017 * inside) < 0.008) g = 0.8;
+      } else if (edge < 0.19) {
+        // Inner guard: a cream stripe strung with red beads.
+        const f = along / 0.03;
+        u = Math.hypot((f - Math.floor(f) - 0.5) * 0.03, edge - 0.18) < 0.0055 ? 0 : 0.8;
+      } else if (edge < 0.21) t = 1;
       else {
         const rad = Math.hypot(x / (hx * 0.55), z / (hz * 0.55));
         const petal = Math.cos(Math.atan2(z, x) * 8) * 0.07;
-        if (rad < 0.16 + petal * 0.5) u = 0.85;
+        if (rad < 0.08 + petal * 0.3) g = 0.85;
+        else if (rad < 0.16 + petal * 0.5) u = 0.85;
         else if (rad < 0.34 + petal) t = 0.95;
         else if (rad < 0.38 + petal) u = 0.65;
+        else if (rad < 0.41 + petal) g = 0.6;
         else {
           const m0 = fieldMotif(x, z, seed);
           t = m0.t;
           u = m0.u;
+          g = m0.g;
         }
       }
       t *= 0.85 + 0.3 * wear;
       u *= 0.8 + 0.3 * wear;
+      g *= 0.8 + 0.3 * wear;
       // Abrash: wool dyed in batches, so the field's ground changes shade in bands across the
       // rug's length as the weaver moved on to the next batch.
       const length = hx > hz ? x : z;
@@ -478,6 +506,7 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
   out[2] = c1[2] * abrash;
   mix3(out, c2, clamp(t, 0, 1), out);
   if (u > 0) mix3(out, c3, clamp(u, 0, 1), out);
+  if (g > 0) mix3(out, pm.c4, clamp(g, 0, 1), out);
   const lum = luminance(...out);
   // The pile rolls over at the rug's edge and its binding is in shade: a thin darker rim.
   const [hx, hz] = m.half ?? [Infinity, Infinity];
@@ -486,6 +515,19 @@ function rugPattern(pm: PreparedMaterial, px: number, pz: number, seed: number, 
   out[1] = (lum + (out[1] - lum) * RUG_SATURATION) * k;
   out[2] = (lum + (out[2] - lum) * RUG_SATURATION) * k;
 }
+
+/**
+ * A fringe's yarn `beyond` metres past the rug's end at `z` along it: the undyed warp, paler than
+ * the pattern's cream, each tassel a little different, in the shade of the rug's
+ * edge where it leaves it and soiled towards the tips, where feet and the vacuum catch it.
+ */
+function fringeColour(cream: Vec3, beyond: number, z: number, seed: number, out: Vec3): void {
+  const k = (0.85 + 0.3 * noise3(0, 0, z * 90, seed + 51)) * (0.7 + 0.3 * smoothstep(0, 0.015, beyond)) * (1 - 0.15 * smoothstep(0.03, 0.08, beyond));
+  for (let i = 0; i < 3; i++) out[i] = (cream[i]! + (WARP[i]! - cream[i]!) * 0.85) * k;
+}
+
+/** Undyed cotton warp, linear: near white, a little warm. */
+const WARP: Vec3 = [0.8, 0.75, 0.62];
 
 /** Spacing of a traditional rug's field motifs (metres). */
 const MOTIF = 0.2;
@@ -497,11 +539,12 @@ const TRELLIS = 0.28;
 
 /**
  * One motif of a traditional rug's field at rug-local (x, z): a rosette of the third colour
- * ringed in the second, four leaves pointing to the diagonal neighbours, a blossom where four
- * motifs' leaves meet. Each motif's leaves take the second or third colour and its tone varies, as
- * knotted by hand. Returns the mix towards the second (t) and third (u) colours.
+ * ringed in the second, four leaves pointing to the diagonal neighbours, a gold blossom where
+ * four motifs' leaves meet and gold buds between two motifs. Each motif's leaves take the
+ * second or third colour and its tone varies, as knotted by hand. Returns the mix towards the
+ * second (t), third (u) and fourth (g) colours.
  */
-function fieldMotif(x: number, z: number, seed: number): { t: number; u: number } {
+function fieldMotif(x: number, z: number, seed: number): { t: number; u: number; g: number } {
   const row = Math.floor(z / MOTIF);
   const col = Math.floor(x / MOTIF);
   const gx = x / MOTIF - col - 0.5;
@@ -509,21 +552,24 @@ function fieldMotif(x: number, z: number, seed: number): { t: number; u: number 
   const r = Math.hypot(gx, gz);
   const pick = hash3(col, row, 5, seed);
   const tone = 0.8 + 0.35 * hash3(col, row, 6, seed);
-  if (r < 0.06) return { t: 0, u: 0.75 * tone };
-  if (r < 0.16) return { t: 0.85 * tone, u: 0 };
+  if (r < 0.06) return { t: 0, u: 0.75 * tone, g: 0 };
+  if (r < 0.16) return { t: 0.85 * tone, u: 0, g: 0 };
   // Leaves along the diagonals: lens-shaped, widest halfway out.
   const a = (Math.abs(gx) + Math.abs(gz)) / Math.SQRT2;
   const b = Math.abs(Math.abs(gx) - Math.abs(gz)) / Math.SQRT2;
   const s = (a - 0.18) / 0.3;
   // Cream only as an accent: whole cream leaves and discs read as polka dots at listing size.
-  if (s > 0 && s < 1 && b < 0.11 * Math.sin(s * Math.PI)) return pick < 0.3 ? { t: 0.35 * tone, u: 0.2 * tone } : { t: 0.7 * tone, u: 0 };
+  if (s > 0 && s < 1 && b < 0.11 * Math.sin(s * Math.PI)) return pick < 0.3 ? { t: 0.35 * tone, u: 0.2 * tone, g: 0 } : { t: 0.7 * tone, u: 0, g: 0 };
   // A small four-petalled blossom where four motifs' leaves meet, and a fine tendril along each
   // diagonal. The blossom is one tone: its four quarters lie in four motifs.
   const bx = Math.abs(gx) - 0.5;
   const bz = Math.abs(gz) - 0.5;
-  if (Math.hypot(bx, bz) < 0.025 + 0.02 * Math.abs(Math.cos(2 * Math.atan2(bz, bx)))) return { t: 0, u: 0.35 };
-  if (b < 0.018 + 0.012 * Math.sin(a * 40)) return { t: 0.45 * tone, u: 0 };
-  return { t: 0, u: 0 };
+  if (Math.hypot(bx, bz) < 0.025 + 0.02 * Math.abs(Math.cos(2 * Math.atan2(bz, bx)))) return { t: 0, u: 0, g: 0.7 };
+  if (b < 0.018 + 0.012 * Math.sin(a * 40)) return { t: 0.45 * tone, u: 0, g: 0 };
+  // A gold leaf across the line between two motifs, half in each: a lancet, as a round bud
+  // read as a polka dot.
+  if (Math.min(Math.hypot(bx * 2.5, gz), Math.hypot(gx, bz * 2.5)) < 0.08) return { t: 0, u: 0, g: 0.45 * tone };
+  return { t: 0, u: 0, g: 0 };
 }
 
 /** Wall art: framed canvases whose picture depends on the style. x, y in canvas metres. */

@@ -125,7 +125,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       woodLight: wood([0.48, 0.26, 0.13], [0.32, 0.15, 0.07], 0.25),
       metal: metal([0.78, 0.6, 0.3], 0.7),
       top: wood([0.38, 0.17, 0.09], [0.23, 0.09, 0.04], 0.35),
-      rug: { kind: 'rug', color: [0.46, 0.12, 0.1], color2: [0.14, 0.17, 0.28], color3: [0.8, 0.7, 0.52], spec: 0, shininess: 1, pattern: 1 },
+      rug: { kind: 'rug', color: [0.46, 0.12, 0.1], color2: [0.14, 0.17, 0.28], color3: [0.8, 0.7, 0.52], color4: [0.72, 0.52, 0.2], spec: 0, shininess: 1, pattern: 1, fringe: true },
       chairFabric: fabric([0.22, 0.32, 0.24]),
       shade: { kind: 'linen', color: [0.93, 0.87, 0.74], spec: 0, shininess: 1, glow: 0.3 },
       pot: { kind: 'ceramic', color: [0.2, 0.3, 0.5], spec: 0.45, shininess: 60 },
