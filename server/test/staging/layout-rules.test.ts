@@ -233,7 +233,7 @@ describe("a stager's layout on the fixture photos", () => {
     }
   });
 
-  it("stands a foreground chair before no more than the sofa's end, and before no floor lamp, plant or armchair of the group, in every variation", () => {
+  it("stands a foreground chair before no more than the sofa's end, before no floor lamp, plant or armchair of the group, and not squarely before its side table, as staged and in every variation", () => {
     const covered = (room: RoomModel, front: Placement, behind: Placement) => {
       const a = outline(room, front);
       const b = outline(room, behind);
@@ -244,15 +244,18 @@ describe("a stager's layout on the fixture photos", () => {
     for (const [name, room] of rooms) {
       const depth = (p: Placement) => room.camera.toCamera([p.x, 0, p.z])[2];
       for (const style of STYLES) {
-        for (const [k, placed] of layoutVariations(room, 'living_room', [0, 1, 2].map((v) => variationSet(style, v, 'listing-1', 0).def)).entries()) {
+        const staged = layoutRoom(room, 'living_room', STYLE_DEFS[style]);
+        for (const [k, placed] of [staged, ...layoutVariations(room, 'living_room', [0, 1, 2].map((v) => variationSet(style, v, 'listing-1', 0).def))].entries()) {
           const chair = placed.find((p) => p.foreground && p.kind !== 'pouf');
           if (!chair) continue;
           chairs++;
           for (const q of placed) {
             if (q === chair || depth(q) <= depth(chair)) continue;
-            const label = `${name} ${style} variation ${k}: ${q.kind}`;
+            const label = `${name} ${style} ${k ? `variation ${k - 1}` : 'as staged'}: ${q.kind}`;
             if (q.kind === 'sofa') expect(covered(room, chair, q), label).toBeLessThanOrEqual(0.15);
             if (['floorLamp', 'plant', 'armchair'].includes(q.kind)) expect(covered(room, chair, q), label).toBeLessThanOrEqual(0.3);
+            // An open chair's outline is mostly air: a third of a side table's may lie behind its bars (the hall's).
+            if (q.kind === 'sideTable') expect(covered(room, chair, q), label).toBeLessThanOrEqual(0.6);
           }
         }
       }

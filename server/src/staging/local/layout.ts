@@ -735,6 +735,14 @@ const SIDE_ON = -0.1;
  */
 const FOREGROUND_SOFA_COVER = 0.15;
 
+/**
+ * The share of a side table's outline in the photo a foreground chair may cover before the table
+ * goes (closeForeground). Outlines are boxes, and an open chair's box is mostly air: in the hall
+ * the sling chair's box covers a third of the side table's, which shows whole between its bars;
+ * in the Pruna room it covered all of it.
+ */
+const SIDE_TABLE_COVER = 0.6;
+
 /** What a foreground chair cut by a side of the frame costs, per share of its width cut off, as metres off its ideal distance. */
 const CUT_COST = 8;
 
@@ -835,7 +843,9 @@ export function closeForeground(room: RoomModel, placed: Placement[], style: Sty
   const sling = () => (style.omit.includes('slingChair') ? null : (closing('slingChair', turns) ?? closing('slingChair', turns, 0)));
   // Where no chair fits, a pouf drawn up to the table: low and round, it stands where a chair would turn its back.
   const chair = armchair ?? sling() ?? closing('pouf', () => [], 0.4);
-  return chair ? [...placed, chair] : null;
+  // A side table the chair stands squarely before goes: its top and vase would run into the
+  // chair's arm and read as part of it, and a stager would not set out a table no one sees.
+  return chair ? [...placed.filter((q) => q.kind !== 'sideTable' || !hides(room, chair, q, SIDE_TABLE_COVER)), chair] : null;
 }
 
 /** How squarely a chair at (x, z) turned to `yaw` faces the camera (1), shows its side (0) or turns its back (-1). */
