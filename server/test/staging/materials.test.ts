@@ -4,7 +4,7 @@ import { STYLES } from '@roomstager/contracts';
 import { describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
 import { compositeOnto, estimateEdgeBlur, type ClippedFloor } from '../../src/staging/local/composite.ts';
-import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
+import { decodeImage, fitSize, resizeRgb, SRGB_TO_LINEAR } from '../../src/staging/local/image.ts';
 import { layoutRoom } from '../../src/staging/local/layout.ts';
 import { ENV_H, ENV_W, reflectedLight, texelDirection, type RoomRadiance } from '../../src/staging/local/light.ts';
 import { blurPlane, type Segment } from '../../src/staging/local/lines.ts';
@@ -711,6 +711,41 @@ describe('compositing a shadow over a clipped sun patch', () => {
     // Unclipped floor, and a clipped wall, darken as before.
     expect(pixel(onFloor, 16)).toEqual(pixel(plain, 16));
     expect(Buffer.from(onWall).equals(Buffer.from(plain))).toBe(true);
+  });
+});
+
+describe("compositing a dark piece's reflection in a warm glossy floor", () => {
+  it("darkens the floor in its own hue, as a shadow does, where taking the wall's white off every channel alike emptied the blue", () => {
+    const [width, height] = [64, 64];
+    const oak = [190, 135, 85];
+    const photo = () => {
+      const data = new Uint8Array(width * height * 3);
+      for (let i = 0; i < width * height; i++) data.set(oak, i * 3);
+      return { width, height, data };
+    };
+    const linear = (v: number) => SRGB_TO_LINEAR[v]!;
+    const lum = (p: number[]) => 0.2126 * linear(p[0]!) + 0.7152 * linear(p[1]!) + 0.0722 * linear(p[2]!);
+    // Mirrored black legs where the floor mirrored a white wall: the same change in every channel, a
+    // third of the floor's light taken off and then all of it.
+    const mirrored = (change: number): RenderResult => ({
+      layer: { width: 8, height: 8, color: new Float32Array(192), alpha: new Float32Array(64), depth: new Float32Array(64).fill(Infinity) },
+      shadow: new Float32Array(64).fill(1),
+      reflection: { width: 8, height: 8, color: new Float32Array(192).fill(change) },
+    });
+    const grade = { gain: [1, 1, 1] as Vec3, contrast: 1, saturation: 1 };
+    const pixel = (change: number) => Array.from(compositeOnto(photo(), mirrored(change), grade, 1).data.subarray((32 * width + 32) * 3, (32 * width + 32) * 3 + 3));
+    const floorLum = lum(oak);
+    const third = pixel(-floorLum / 3);
+    expect(lum(third) / floorLum).toBeGreaterThan(0.6);
+    expect(lum(third) / floorLum).toBeLessThan(0.73);
+    // The oak's hue: its channels keep their ratios (in linear light), within the 8-bit steps.
+    for (const p of [third, pixel(-floorLum * 0.8)]) {
+      expect(linear(p[2]!) / linear(p[0]!)).toBeGreaterThan(0.9 * (linear(oak[2]!) / linear(oak[0]!)));
+      expect(linear(p[1]!) / linear(p[0]!)).toBeGreaterThan(0.9 * (linear(oak[1]!) / linear(oak[0]!)));
+    }
+    // Dark, not black past it; and a brighter piece's reflection still adds its light.
+    expect(Math.max(...pixel(-floorLum * 2))).toBeLessThan(8);
+    expect(lum(pixel(0.05))).toBeGreaterThan(floorLum);
   });
 });
 

@@ -270,9 +270,24 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
           m1 = reflection.color[ri + 1]! * (1 - a);
           m2 = reflection.color[ri + 2]! * (1 - a);
         }
-        let lr = Math.max(0, SRGB_TO_LINEAR[r]! * keep + m0);
-        let lg = Math.max(0, SRGB_TO_LINEAR[g]! * keep + m1);
-        let lb = Math.max(0, SRGB_TO_LINEAR[b]! * keep + m2);
+        let lr = SRGB_TO_LINEAR[r]! * keep;
+        let lg = SRGB_TO_LINEAR[g]! * keep;
+        let lb = SRGB_TO_LINEAR[b]! * keep;
+        const ml = luminance(m0, m1, m2);
+        if (ml < 0) {
+          // A piece darker than the wall mirrored where the wall was: the floor darkens as in a
+          // shadow, keeping its hue, tinted by the piece's colour as much as it is still lit.
+          // Taken off every channel alike, the change emptied a warm floor's blue first and dark
+          // legs mirrored as red smears; with the wall's tint taken off too, as blue ones.
+          const f = Math.max(0, 1 + ml / Math.max(1e-4, luminance(lr, lg, lb)));
+          lr = Math.max(0, (lr + m0 - ml) * f);
+          lg = Math.max(0, (lg + m1 - ml) * f);
+          lb = Math.max(0, (lb + m2 - ml) * f);
+        } else {
+          lr += m0;
+          lg += m1;
+          lb += m2;
+        }
         const clipped = floor && s < 0.98 ? smoothstep(CLIPPED[0], CLIPPED[1], Math.max(r, g, b)) : 0;
         if (floor && clipped > 0 && floor.at(x, y)) {
           // As dark as the shadow makes it, in the floor's colour, the more so the deeper the shadow.
