@@ -714,6 +714,36 @@ describe('compositing a shadow over a clipped sun patch', () => {
   });
 });
 
+describe('compositing a shadow over a clipped sun patch on grained wood', () => {
+  it('gives the patch the grain of the floor beside it along the row, not one flat tone', () => {
+    const [width, height] = [64, 16];
+    // Planks 6 px wide in two tones on the left; a patch the camera clipped on the right.
+    const tone = (x: number) => (Math.floor(x / 3) % 2 ? [206, 140, 80] : [170, 112, 60]);
+    const photo = () => {
+      const data = new Uint8Array(width * height * 3);
+      for (let i = 0; i < width * height; i++) data.set(i % width < 32 ? tone(i % width) : [252, 248, 235], i * 3);
+      return { width, height, data };
+    };
+    const shadowed: RenderResult = {
+      layer: { width: 8, height: 8, color: new Float32Array(192), alpha: new Float32Array(64), depth: new Float32Array(64).fill(Infinity) },
+      shadow: new Float32Array(64).fill(0.3),
+      reflection: null,
+    };
+    const grade = { gain: [1, 1, 1] as Vec3, contrast: 1, saturation: 1 };
+    const lin = (v: number) => SRGB_TO_LINEAR[v]!;
+    const floor: ClippedFloor = { color: [lin(188), lin(126), lin(70)], at: () => true };
+    const out = compositeOnto(photo(), shadowed, grade, 1, floor).data;
+    const red = (x: number) => out[(8 * width + x) * 3]!;
+    // In the patch, the planks' two tones, one patch-width along from where they lie.
+    for (let x = 36; x < 60; x++) {
+      const lender = tone(x - 32)[0]!;
+      const other = tone(x - 29)[0]!;
+      expect(Math.abs(red(x) - red(x + 3)), `x ${x}`).toBeGreaterThan(5);
+      expect(Math.sign(red(x) - red(x + 3)), `x ${x}`).toBe(Math.sign(lender - other));
+    }
+  });
+});
+
 describe("compositing a dark piece's reflection in a warm glossy floor", () => {
   it("darkens the floor in its own hue, as a shadow does, where taking the wall's white off every channel alike emptied the blue", () => {
     const [width, height] = [64, 64];

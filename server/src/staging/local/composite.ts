@@ -155,6 +155,56 @@ export function clippedFloor(room: RoomModel, photo: RgbImage): ClippedFloor | n
   return { color: [median(channels[0]), median(channels[1]), median(channels[2])], at };
 }
 
+/**
+ * A clipped sun patch has no grain of its own: darkened in a piece's shadow it was one flat tone
+ * with straight edges, a painted shape on the wood. The floor beside it lends it its grain: the
+ * pixel as many pixels along the row as the clipped run it lies in is long, before the run (or
+ * after it), shifted, not mirrored, so planks keep their direction; the floor's colour where
+ * neither is unclipped floor. `row` keeps a row's photo pixels before it is composited (a
+ * lender may be darkened by then); `at` gives a pixel's lent colour, linear.
+ */
+function grainLender(width: number, floor: ClippedFloor): { row(photo: Uint8Array, y: number): void; at(x: number, y: number): Vec3 } {
+  const original = new Uint8Array(width * 3);
+  const start = new Int32Array(width);
+  const end = new Int32Array(width);
+  const lent: Vec3 = [0, 0, 0];
+  let runs = -1;
+  let y0 = -1;
+  const clippedAt = (x: number) => Math.max(original[x * 3]!, original[x * 3 + 1]!, original[x * 3 + 2]!) >= CLIPPED[0];
+  // Floor in shade lends; the sunlit fringe of a patch, bright though short of clipped, would be lent as white specks.
+  const most = LENDER_LIGHT * luminance(...floor.color);
+  const shaded = (x: number) => luminance(SRGB_TO_LINEAR[original[x * 3]!]!, SRGB_TO_LINEAR[original[x * 3 + 1]!]!, SRGB_TO_LINEAR[original[x * 3 + 2]!]!) <= most;
+  const lends = (x: number) => x >= 0 && x < width && !clippedAt(x) && shaded(x) && floor.at(x, y0);
+  return {
+    row(photo, y) {
+      original.set(photo.subarray(y * width * 3, (y + 1) * width * 3));
+      y0 = y;
+    },
+    at(x, y) {
+      if (runs !== y) {
+        // Each pixel's clipped run along the row, found the first time the row lends.
+        for (let a = 0; a < width; ) {
+          let b = a;
+          if (clippedAt(a)) while (b + 1 < width && clippedAt(b + 1)) b++;
+          start.fill(a, a, b + 1);
+          end.fill(b, a, b + 1);
+          a = b + 1;
+        }
+        runs = y;
+      }
+      const length = end[x]! - start[x]! + 1;
+      const before = x - start[x]! <= end[x]! - x;
+      const from = [before ? x - length : x + length, before ? x + length : x - length].find(lends);
+      if (from === undefined) return floor.color;
+      for (let k = 0; k < 3; k++) lent[k] = SRGB_TO_LINEAR[original[from * 3 + k]!]!;
+      return lent;
+    },
+  };
+}
+
+/** How much brighter than the floor's median a pixel may be and still lend its grain (grainLender). */
+const LENDER_LIGHT = 1.2;
+
 /** A photo pixel's brightest channel (8-bit) from which it counts as clipped, and at which fully. */
 const CLIPPED: [number, number] = [215, 250];
 
@@ -229,11 +279,13 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
     colX0[x] = Math.floor(fx);
     colWx[x] = fx - Math.floor(fx);
   }
+  const lend = floor ? grainLender(W, floor) : null;
   for (let y = 0; y < H; y++) {
     const fy = Math.min(lh - 1, Math.max(0, (y + 0.5) * ky - 0.5));
     const y0 = Math.floor(fy);
     const y1 = Math.min(lh - 1, y0 + 1);
     const wy = fy - y0;
+    lend?.row(src, y);
     for (let x = 0; x < W; x++) {
       const i = y * W + x;
       let r = src[i * 3]!;
@@ -289,13 +341,15 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
           lb += m2;
         }
         const clipped = floor && s < 0.98 ? smoothstep(CLIPPED[0], CLIPPED[1], Math.max(r, g, b)) : 0;
-        if (floor && clipped > 0 && floor.at(x, y)) {
-          // As dark as the shadow makes it, in the floor's colour, the more so the deeper the shadow.
+        if (floor && lend && clipped > 0 && floor.at(x, y)) {
+          // As dark as the shadow makes it, in the floor's colour and with the grain of the floor
+          // beside the patch, the more so the deeper the shadow.
           const w = clipped * smoothstep(0, 0.5, 1 - s);
           const k = luminance(lr, lg, lb) / floorLum;
-          lr += (floor.color[0] * k - lr) * w;
-          lg += (floor.color[1] * k - lg) * w;
-          lb += (floor.color[2] * k - lb) * w;
+          const grain = lend.at(x, y);
+          lr += (grain[0] * k - lr) * w;
+          lg += (grain[1] * k - lg) * w;
+          lb += (grain[2] * k - lb) * w;
         }
         r = linearToSrgb8(lr + c0);
         g = linearToSrgb8(lg + c1);
