@@ -527,7 +527,7 @@ function diningRoomGroup(ctx: RecipeContext): Group {
   return { anchor: 'diningTable', slots };
 }
 
-/** A round table for two and a plant, for kitchens without a counter the stools can face. */
+/** A round table for two and a plant, for kitchens without an island the stools can face. */
 function kitchenGroup(ctx: RecipeContext): Group {
   const { table, slots } = tableWithChairs(ctx, 'roundTable', () => 1);
   slots.push({ kind: 'plant', along: table.w / 2 + 0.5, out: 0.3, yaw: 0, weight: 1, alternatives: [-(table.w / 2 + 0.5)] });
@@ -1034,7 +1034,11 @@ function floatingGroups(room: RoomModel, group: Group, style: StyleDef, zTarget:
   return out;
 }
 
-/** Base cabinets stools can face: a counter along a wall or an island's near side. */
+/**
+ * Base cabinets stools can face: an island's near side. Not a counter along a wall: its doors run
+ * down to the toe kick, with no overhang for knees, and stools lined up against it read as a
+ * waiting room; there a kitchen gets its table for two.
+ */
 interface Bar {
   /** Frame at `along` with local +Z pointing from behind the cabinets towards the stools. */
   frame: (along: number) => { x: number; z: number; yaw: number };
@@ -1043,22 +1047,19 @@ interface Bar {
   /** Distance of the cabinets' front from the frame's origin, and the worktop height. */
   front: number;
   height: number;
-  /** Preference: stools at an island look natural, at a wall counter they need knee space. */
-  bonus: number;
 }
 
 function bars(room: RoomModel): Bar[] {
   const out: Bar[] = [];
   for (const o of room.obstacles) {
     // Only the near side: stools behind the island would be hidden by it in the photo.
-    if (o.worktop !== null) out.push({ frame: (a) => ({ x: a, z: o.far, yaw: Math.PI }), from: o.left, to: o.right, front: o.far - o.near, height: o.worktop, bonus: 3 });
+    if (o.worktop !== null) out.push({ frame: (a) => ({ x: a, z: o.far, yaw: Math.PI }), from: o.left, to: o.right, front: o.far - o.near, height: o.worktop });
   }
-  for (const c of room.counters) out.push({ frame: (a) => wallFrame(room, c.wall, a), from: c.from, to: c.to, front: c.front, height: c.height, bonus: 0 });
   return out;
 }
 
 /**
- * A kitchen with an island or a counter: two to four bar stools along its front, facing it,
+ * A kitchen with an island: two to four bar stools along its near side, facing it,
  * sized to its height; a runner under them, a bowl of fruit on the worktop and a plant at one
  * end. Every place along each where a row fits is a candidate; the most stools nearest the
  * photo's mid-ground score best.
@@ -1083,7 +1084,7 @@ function counterLayouts(room: RoomModel, style: StyleDef, zTarget: number): Cand
         }
         if (stools.length < n) continue;
         const depth = stools.reduce((acc, p) => acc + room.camera.toCamera([p.x, 0, p.z])[2], 0) / n;
-        const score = 2 * n + bar.bonus - 0.9 * Math.abs(depth - zTarget) - 0.5 * Math.abs(a - (bar.from + bar.to) / 2);
+        const score = 2 * n - 0.9 * Math.abs(depth - zTarget) - 0.5 * Math.abs(a - (bar.from + bar.to) / 2);
         out.push({ placed: furnishBar(room, style, bar, a, spacing, stools), score });
       }
     }
