@@ -653,6 +653,22 @@ describe('upholstery', () => {
   });
 });
 
+/** A render with no furniture in it: only a floor shadow keeping `shadow` of the light, and a glossy floor's `reflection`. */
+function bareRender(shadow: number, reflection: RenderResult['reflection'] = null): RenderResult {
+  return {
+    layer: { width: 8, height: 8, color: new Float32Array(192), alpha: new Float32Array(64), depth: new Float32Array(64).fill(Infinity) },
+    shadow: new Float32Array(64).fill(shadow),
+    reflection,
+  };
+}
+
+/** A photo `width` x `height` whose pixels are `pixel(x)`, the same down every column. */
+function columnsPhoto(width: number, height: number, pixel: (x: number) => number[]) {
+  const data = new Uint8Array(width * height * 3);
+  for (let i = 0; i < width * height; i++) data.set(pixel(i % width), i * 3);
+  return { width, height, data };
+}
+
 describe('compositing a smooth gradient', () => {
   it('leaves no output level unused, whatever the grade (no banding), and does it the same way every time', () => {
     const width = 512;
@@ -662,11 +678,7 @@ describe('compositing a smooth gradient', () => {
       for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.fill(40 + Math.floor((x * 180) / width), (y * width + x) * 3, (y * width + x) * 3 + 3);
       return { width, height, data };
     };
-    const empty: RenderResult = {
-      layer: { width: 8, height: 8, color: new Float32Array(192), alpha: new Float32Array(64), depth: new Float32Array(64).fill(Infinity) },
-      shadow: new Float32Array(64).fill(1),
-      reflection: null,
-    };
+    const empty = bareRender(1);
     for (const style of ['modern', 'luxury'] as const) {
       const out = compositeOnto(make(), empty, STYLE_DEFS[style].grade, 3).data;
       expect(Buffer.from(compositeOnto(make(), empty, STYLE_DEFS[style].grade, 3).data).equals(Buffer.from(out))).toBe(true);
@@ -684,17 +696,9 @@ describe('compositing a shadow over a clipped sun patch', () => {
     // Wood in shade on the left, a sun patch the camera clipped on the right.
     const wood = [200, 130, 70];
     const sun = [252, 248, 235];
-    const make = () => {
-      const data = new Uint8Array(width * height * 3);
-      for (let i = 0; i < width * height; i++) data.set(i % width < 32 ? wood : sun, i * 3);
-      return { width, height, data };
-    };
+    const make = () => columnsPhoto(width, height, (x) => (x < 32 ? wood : sun));
     // A piece's shadow over everything, keeping 30 % of the light; nothing of the piece itself.
-    const shadowed: RenderResult = {
-      layer: { width: 8, height: 8, color: new Float32Array(192), alpha: new Float32Array(64), depth: new Float32Array(64).fill(Infinity) },
-      shadow: new Float32Array(64).fill(0.3),
-      reflection: null,
-    };
+    const shadowed = bareRender(0.3);
     const grade = { gain: [1, 1, 1] as Vec3, contrast: 1, saturation: 1 };
     const linear = (v: number) => (v / 255) ** 2.2;
     const floor = (at: boolean): ClippedFloor => ({ color: [linear(wood[0]!), linear(wood[1]!), linear(wood[2]!)], at: () => at });
@@ -719,16 +723,8 @@ describe('compositing a shadow over a clipped sun patch on grained wood', () => 
     const [width, height] = [64, 16];
     // Planks 6 px wide in two tones on the left; a patch the camera clipped on the right.
     const tone = (x: number) => (Math.floor(x / 3) % 2 ? [206, 140, 80] : [170, 112, 60]);
-    const photo = () => {
-      const data = new Uint8Array(width * height * 3);
-      for (let i = 0; i < width * height; i++) data.set(i % width < 32 ? tone(i % width) : [252, 248, 235], i * 3);
-      return { width, height, data };
-    };
-    const shadowed: RenderResult = {
-      layer: { width: 8, height: 8, color: new Float32Array(192), alpha: new Float32Array(64), depth: new Float32Array(64).fill(Infinity) },
-      shadow: new Float32Array(64).fill(0.3),
-      reflection: null,
-    };
+    const photo = () => columnsPhoto(width, height, (x) => (x < 32 ? tone(x) : [252, 248, 235]));
+    const shadowed = bareRender(0.3);
     const grade = { gain: [1, 1, 1] as Vec3, contrast: 1, saturation: 1 };
     const lin = (v: number) => SRGB_TO_LINEAR[v]!;
     const floor: ClippedFloor = { color: [lin(188), lin(126), lin(70)], at: () => true };
@@ -748,20 +744,12 @@ describe("compositing a dark piece's reflection in a warm glossy floor", () => {
   it("darkens the floor in its own hue, as a shadow does, where taking the wall's white off every channel alike emptied the blue", () => {
     const [width, height] = [64, 64];
     const oak = [190, 135, 85];
-    const photo = () => {
-      const data = new Uint8Array(width * height * 3);
-      for (let i = 0; i < width * height; i++) data.set(oak, i * 3);
-      return { width, height, data };
-    };
+    const photo = () => columnsPhoto(width, height, () => oak);
     const linear = (v: number) => SRGB_TO_LINEAR[v]!;
     const lum = (p: number[]) => 0.2126 * linear(p[0]!) + 0.7152 * linear(p[1]!) + 0.0722 * linear(p[2]!);
     // Mirrored black legs where the floor mirrored a white wall: the same change in every channel, a
     // third of the floor's light taken off and then all of it.
-    const mirrored = (change: number): RenderResult => ({
-      layer: { width: 8, height: 8, color: new Float32Array(192), alpha: new Float32Array(64), depth: new Float32Array(64).fill(Infinity) },
-      shadow: new Float32Array(64).fill(1),
-      reflection: { width: 8, height: 8, color: new Float32Array(192).fill(change) },
-    });
+    const mirrored = (change: number) => bareRender(1, { width: 8, height: 8, color: new Float32Array(192).fill(change) });
     const grade = { gain: [1, 1, 1] as Vec3, contrast: 1, saturation: 1 };
     const pixel = (change: number) => Array.from(compositeOnto(photo(), mirrored(change), grade, 1).data.subarray((32 * width + 32) * 3, (32 * width + 32) * 3 + 3));
     const floorLum = lum(oak);
