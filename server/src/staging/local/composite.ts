@@ -161,14 +161,14 @@ export function clippedFloor(room: RoomModel, photo: RgbImage): ClippedFloor | n
  * pixel as many pixels along the row as the clipped run it lies in is long, before the run (or
  * after it), shifted, not mirrored, so planks keep their direction; the floor's colour where
  * neither is unclipped floor. `row` keeps a row's photo pixels before it is composited (a
- * lender may be darkened by then); `at` gives a pixel's lent colour, linear.
+ * lender may be darkened by then); `at` gives a pixel of that row its lent colour, linear.
  */
-function grainLender(width: number, floor: ClippedFloor): { row(photo: Uint8Array, y: number): void; at(x: number, y: number): Vec3 } {
+function grainLender(width: number, floor: ClippedFloor): { row(photo: Uint8Array, y: number): void; at(x: number): Vec3 } {
   const original = new Uint8Array(width * 3);
   const start = new Int32Array(width);
   const end = new Int32Array(width);
   const lent: Vec3 = [0, 0, 0];
-  let runs = -1;
+  let runsFound = false;
   let y0 = -1;
   const clippedAt = (x: number) => Math.max(original[x * 3]!, original[x * 3 + 1]!, original[x * 3 + 2]!) >= CLIPPED[0];
   // Floor in shade lends; the sunlit fringe of a patch, bright though short of clipped, would be lent as white specks.
@@ -179,9 +179,10 @@ function grainLender(width: number, floor: ClippedFloor): { row(photo: Uint8Arra
     row(photo, y) {
       original.set(photo.subarray(y * width * 3, (y + 1) * width * 3));
       y0 = y;
+      runsFound = false;
     },
-    at(x, y) {
-      if (runs !== y) {
+    at(x) {
+      if (!runsFound) {
         // Each pixel's clipped run along the row, found the first time the row lends.
         for (let a = 0; a < width; ) {
           let b = a;
@@ -190,12 +191,12 @@ function grainLender(width: number, floor: ClippedFloor): { row(photo: Uint8Arra
           end.fill(b, a, b + 1);
           a = b + 1;
         }
-        runs = y;
+        runsFound = true;
       }
       const length = end[x]! - start[x]! + 1;
-      const before = x - start[x]! <= end[x]! - x;
-      const from = [before ? x - length : x + length, before ? x + length : x - length].find(lends);
-      if (from === undefined) return floor.color;
+      const step = x - start[x]! <= end[x]! - x ? -length : length;
+      const from = lends(x + step) ? x + step : lends(x - step) ? x - step : -1;
+      if (from < 0) return floor.color;
       for (let k = 0; k < 3; k++) lent[k] = SRGB_TO_LINEAR[original[from * 3 + k]!]!;
       return lent;
     },
@@ -346,7 +347,7 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
           // beside the patch, the more so the deeper the shadow.
           const w = clipped * smoothstep(0, 0.5, 1 - s);
           const k = luminance(lr, lg, lb) / floorLum;
-          const grain = lend.at(x, y);
+          const grain = lend.at(x);
           lr += (grain[0] * k - lr) * w;
           lg += (grain[1] * k - lg) * w;
           lb += (grain[2] * k - lb) * w;
