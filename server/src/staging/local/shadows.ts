@@ -260,16 +260,20 @@ class Occupancy {
     const e = this.ext;
     let t0 = 0;
     let t1 = dist;
-    for (const [o, u, lo, hi] of [
-      [qx, ux, e.x0, e.x1],
-      [qz, uz, e.z0, e.z1],
-    ] as const) {
-      if (Math.abs(u) < 1e-9) {
-        if (o < lo || o > hi) return false;
-        continue;
-      }
-      const ta = (lo - o) / u;
-      const tb = (hi - o) / u;
+    // Per axis, written out: this runs for every shadow ray, and a loop over tuples allocated them.
+    if (Math.abs(ux) < 1e-9) {
+      if (qx < e.x0 || qx > e.x1) return false;
+    } else {
+      const ta = (e.x0 - qx) / ux;
+      const tb = (e.x1 - qx) / ux;
+      t0 = Math.max(t0, Math.min(ta, tb));
+      t1 = Math.min(t1, Math.max(ta, tb));
+    }
+    if (Math.abs(uz) < 1e-9) {
+      if (qz < e.z0 || qz > e.z1) return false;
+    } else {
+      const ta = (e.z0 - qz) / uz;
+      const tb = (e.z1 - qz) / uz;
       t0 = Math.max(t0, Math.min(ta, tb));
       t1 = Math.min(t1, Math.max(ta, tb));
     }
