@@ -6,7 +6,7 @@ import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze
 import { pieceSize } from '../../src/staging/local/furniture.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
 import { footprint, layoutRoom, type Placement } from '../../src/staging/local/layout.ts';
-import { buildScene, renderFurniture } from '../../src/staging/local/render.ts';
+import { buildScene, renderFurniture, rugOutlines } from '../../src/staging/local/render.ts';
 import type { RoomBox } from '../../src/staging/local/roombox.ts';
 import { computeRoomShadows, openingLights } from '../../src/staging/local/shadows.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
@@ -134,6 +134,21 @@ describe('differential shadows on the photo', () => {
     };
     expect(wallBeside('slingChair')).toBeGreaterThan(0.45);
     expect(wallBeside('armchair')).toBeLessThan(0.42);
+  });
+
+  it("draw a thin dark line along a rug's edge, and nothing on the rug or a few centimetres out", () => {
+    const rug = piece('rug', 0.3, 3, 0.4);
+    const scene = buildScene([rug], 'modern', style, 'living_room', box.ceiling);
+    const lights = openingLights(box, [window]);
+    const edged = computeRoomShadows(scene.mesh, scene.casts, box, lights, bounds, null, rugOutlines([rug])).floor;
+    const plain = computeRoomShadows(scene.mesh, scene.casts, box, lights, bounds).floor;
+    const at = (gap: number) => around(rug, gap).map(([x, z]) => edged.at(x, z));
+    for (const [x, z] of around(rug, 0.002)) expect(plain.at(x, z)).toBe(1);
+    for (const f of at(0.002)) expect(f).toBeGreaterThan(0.55);
+    for (const f of at(0.002)) expect(f).toBeLessThan(0.7);
+    for (const f of at(0.01)) expect(f).toBeGreaterThan(0.8);
+    for (const f of at(0.01)) expect(f).toBeLessThan(0.9);
+    for (const f of [...at(0.07), ...at(-0.02)]) expect(f).toBe(1);
   });
 
   it('are deterministic', () => {

@@ -11,7 +11,7 @@ import { hashString, mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow } from './lines.ts';
 import { emptyLayer, everyTileRow, rasterizeInto, type Fragment, type RenderLayer, type Shader } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
-import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type ShadeGrid, type ShadowCaster } from './shadows.ts';
+import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type RugOutline, type ShadeGrid, type ShadowCaster } from './shadows.ts';
 import { patchBrightness, sunByPatches, sunThrough } from './sun.ts';
 import { ROLES, type Role, type StyleDef } from './styles.ts';
 import { clamp, luminance, normalize, smoothstep, type Vec3 } from './vec.ts';
@@ -116,6 +116,11 @@ export function buildScene(placements: Placement[], style: Style, def: StyleDef,
   const glass = mesh.materials.map((m) => (materials[m]?.m.kind === 'glass' ? 1 : 0));
   for (let t = 0; t < glass.length; t++) if (glass[t]) casts[t] = 0;
   return { mesh, materials, casts, glass: Uint8Array.from(glass) };
+}
+
+/** The rugs among `placements`, as outlines on the floor (their edges' line, shadows.ts). */
+export function rugOutlines(placements: Placement[]): RugOutline[] {
+  return placements.filter((p) => p.kind === 'rug').map((p) => ({ x: p.x, z: p.z, cos: Math.cos(p.yaw), sin: Math.sin(p.yaw), halfW: p.size.w / 2, halfD: p.size.d / 2 }));
 }
 
 /**
@@ -461,7 +466,7 @@ export function setUpRender(
   };
   if (!(bounds.x1 > bounds.x0) || !(bounds.z1 > bounds.z0)) Object.assign(bounds, { x0: left, z0: 0.3, x1: right, z1: back });
   const patches = light.sun ? { dir: light.sun.dir, light: light.sun.floor } : null;
-  const caster = shadowCaster(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, patches);
+  const caster = shadowCaster(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, patches, rugOutlines(placements));
   const floor = floorShadows(caster, floorRows);
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key, DAYLIGHT_PENUMBRA.least, DAYLIGHT_PENUMBRA.spread);
   const sun = light.sun ? { light: light.sun, map: new ShadowMap(scene.mesh, scene.casts, light.sun.dir, SUN_PENUMBRA.least, SUN_PENUMBRA.spread) } : null;

@@ -698,6 +698,41 @@ export interface ShadowCaster {
   dirs: Float32Array;
   /** The plan of every casting triangle's part within CONTACT_GAP of the floor, as polygons. */
   feet: Array<Array<[number, number]>>;
+  /** The rugs, which cast nothing but the thin line along their edges (rugEdgeLight). */
+  rugs: RugOutline[];
+}
+
+/** A rug's outline on the floor: its centre, the cosine and sine of its yaw, and its half sides (metres). */
+export interface RugOutline {
+  x: number;
+  z: number;
+  cos: number;
+  sin: number;
+  halfW: number;
+  halfD: number;
+}
+
+/**
+ * A rug is a centimetre thick: right by its edge the floor sees nothing of the room on the rug's
+ * side below 45 degrees, and a photo shows a thin dark line there, the rug's contact with the
+ * floor. Without it a rug's clean edge on the boards read as printed on them. The floor's light
+ * is cut by up to RUG_EDGE_DARK at the edge, fading over RUG_EDGE_REACH (metres).
+ */
+const RUG_EDGE_DARK = 0.4;
+const RUG_EDGE_REACH = 0.01;
+
+/** The floor's light by the rugs' edges at (x, z): 1 on a rug and beyond the line's reach. */
+export function rugEdgeLight(rugs: RugOutline[], x: number, z: number): number {
+  let nearest = 6 * RUG_EDGE_REACH;
+  for (const r of rugs) {
+    const dx = x - r.x;
+    const dz = z - r.z;
+    const out = Math.abs(r.cos * dx - r.sin * dz) - r.halfW;
+    const outD = Math.abs(r.sin * dx + r.cos * dz) - r.halfD;
+    if (out <= 0 && outD <= 0) return 1;
+    nearest = Math.min(nearest, Math.hypot(Math.max(out, 0), Math.max(outD, 0)));
+  }
+  return nearest < 6 * RUG_EDGE_REACH ? 1 - RUG_EDGE_DARK * Math.exp(-nearest / RUG_EDGE_REACH) : 1;
 }
 
 /** Most cells along a side of the floor's grid. */
@@ -732,6 +767,7 @@ export function shadowCaster(
   lights: LightSample[],
   bounds: { x0: number; z0: number; x1: number; z1: number },
   sun: SunPatches | null = null,
+  rugs: RugOutline[] = [],
 ): ShadowCaster {
   let cell = 0.025;
   while ((bounds.x1 - bounds.x0) / cell > FLOOR_GRID_SIDE || (bounds.z1 - bounds.z0) / cell > FLOOR_GRID_SIDE) cell *= 1.25;
@@ -765,7 +801,7 @@ export function shadowCaster(
     dirs[2 * a] = Math.cos(th);
     dirs[2 * a + 1] = Math.sin(th);
   }
-  return { occ, box, lights, bounds, sun, extent, steps: aoSteps(cell), dirs, feet };
+  return { occ, box, lights, bounds, sun, extent, steps: aoSteps(cell), dirs, feet, rugs };
 }
 
 /** The plan (x, z) of the part of triangle `o` of P within CONTACT_GAP of the floor, or null. */
@@ -856,18 +892,19 @@ function contactMap(feet: ShadowCaster['feet']): ShadeGrid | null {
   return new ShadeGrid(x0, z0, c, nu, nv, factor);
 }
 
-/** The floor's light on its grid, with the contact shadows laid over it from their own finer map. */
+/** The floor's light on its grid, with the contact shadows laid over it from their own finer map, and the rugs' edges. */
 class FloorShade extends ShadeGrid {
   constructor(
     grid: ShadeGrid,
     readonly contact: ShadeGrid | null,
+    readonly rugs: RugOutline[],
   ) {
     super(grid.u0, grid.v0, grid.cell, grid.nu, grid.nv, grid.factor);
   }
 
   override at(u: number, v: number): number {
-    const f = super.at(u, v);
-    return this.contact ? f * this.contact.at(u, v) : f;
+    const f = this.contact ? super.at(u, v) * this.contact.at(u, v) : super.at(u, v);
+    return this.rugs.length ? f * rugEdgeLight(this.rugs, u, v) : f;
   }
 }
 
@@ -910,7 +947,7 @@ export function floorShadows(c: ShadowCaster, rows?: FloorRows): FloorShadows {
   const underLow = new Float32Array(nx * nz);
   for (let i = 0; i < nx * nz; i++) underLow[i] = pieces[i]! * (1 - LOW_DARK * lowNear[i]!);
   return {
-    floor: new FloorShade(new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, underLow), contactMap(c.feet)),
+    floor: new FloorShade(new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, underLow), contactMap(c.feet), c.rugs),
     pieces: new ShadeGrid(bounds.x0, bounds.z0, cell, nx, nz, pieces),
   };
 }
