@@ -727,10 +727,12 @@ export function rugEdgeLight(rugs: RugOutline[], x: number, z: number): number {
   for (const r of rugs) {
     const dx = x - r.x;
     const dz = z - r.z;
-    const out = Math.abs(r.cos * dx - r.sin * dz) - r.halfW;
+    const outW = Math.abs(r.cos * dx - r.sin * dz) - r.halfW;
     const outD = Math.abs(r.sin * dx + r.cos * dz) - r.halfD;
-    if (out <= 0 && outD <= 0) return 1;
-    nearest = Math.min(nearest, Math.hypot(Math.max(out, 0), Math.max(outD, 0)));
+    if (outW <= 0 && outD <= 0) return 1;
+    const ox = Math.max(outW, 0);
+    const oz = Math.max(outD, 0);
+    nearest = Math.min(nearest, Math.sqrt(ox * ox + oz * oz));
   }
   return nearest < 6 * RUG_EDGE_REACH ? 1 - RUG_EDGE_DARK * Math.exp(-nearest / RUG_EDGE_REACH) : 1;
 }
