@@ -164,6 +164,23 @@ describe('the sun, from the patches it leaves on the floor', () => {
     expect(leavesThrough(box, [window], ROOM.window.from - 0.01 - SUN[0] * t, ROOM.back - 2.5, SUN, 0, 0.3)).toBe(false);
   });
 
+  it("is not claimed for a glossy floor's sheen of a bright curtain by the window, and still is for a sun patch on a glossy floor", async () => {
+    const analysed = async (path: string) => {
+      const photo = await decodeImage(readFileSync(fileURLToPath(new URL(path, import.meta.url))));
+      const size = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+      return analyseRoom(await resizeRgb(photo, size.width, size.height));
+    };
+    // An overcast day: the tiles before the balcony door mirror its lit curtain, blurred, beside the glass found as its opening.
+    const overcast = await analysed('../fixtures/rooms/empty-living-portrait.jpg');
+    expect(overcast.floorGloss).toBeGreaterThan(0.05);
+    expect(overcast.sun).toBeNull();
+    expect(Math.max(...overcast.floorLight!.factor)).toBeLessThan(SUNLIT);
+    // The sun through the window of a room with a satin oak floor is still found.
+    const sunny = await analysed('../fixtures/generative/empty-room-pruna-before.jpg');
+    expect(sunny.floorGloss).toBeGreaterThan(0.05);
+    expect(sunny.sun).not.toBeNull();
+  });
+
   it.each([false, true])('comes from behind the camera in the hall (mirrored: %s), through its stripes only', async (mirror) => {
     // The hall's stripes of sun fall from a window behind the camera: none of its own explains them.
     const bytes = readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-hall-arched-windows.jpg', import.meta.url)));

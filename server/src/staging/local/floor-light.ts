@@ -3,7 +3,7 @@ import type { Camera } from './camera.ts';
 import { SRGB_TO_LINEAR } from './image.ts';
 import type { ColorPlanes, RoomBox } from './roombox.ts';
 import { ShadeGrid } from './shadows.ts';
-import { leavesThrough } from './sun.ts';
+import { leavesThrough, SUNLIT } from './sun.ts';
 import { clamp, luminance, smoothstep } from './vec.ts';
 
 const CELL = 0.05;
@@ -24,6 +24,75 @@ const WALL_MARGIN = 0.15;
 const MIRROR_MARGIN = 0.25;
 
 const linear = (c: number) => SRGB_TO_LINEAR[Math.round(clamp(c, 0, 1) * 255)]!;
+
+/**
+ * On a glossy floor, a cell whose mirror image on the walls or ceiling is at least this much
+ * brighter than the room's median wall is taken to be that image, not light on the floor: a
+ * curtain lit by the window beside it, or a pale door, mirrored and blurred by the finish. The
+ * openings found are often narrower than what glows round them, and such a sheen, read as sun,
+ * lit the sofa's cushions in sharp bands in an overcast room. Sun patches mirror ordinary wall.
+ */
+const MIRROR_BRIGHT = 1.4;
+/** Why a cell of the floor is taken as a mirror image: a window's, or a bright part of the room's. */
+const WINDOW = 1;
+const SHEEN = 2;
+
+/**
+ * The mirror image's blur: points round where the reflected ray meets the room count too, as far
+ * as these directions (unit) times MIRROR_MARGIN plus MIRROR_SPREAD of the reflected ray's length
+ * from the floor (a worn finish blurs what it mirrors the more, the farther that is).
+ */
+const MIRROR_BLUR = [
+  [0, 0, 0],
+  [1, 0, 0],
+  [-1, 0, 0],
+  [0, 1, 0],
+  [0, -1, 0],
+  [0, 0, 1],
+  [0, 0, -1],
+] as const;
+const MIRROR_SPREAD = 0.1;
+
+/**
+ * The photo's luminance (0..1, sRGB) where the camera's ray reflected by the floor at (x, z)
+ * meets the room box's walls or ceiling, the brightest within the finish's blur; NaN where that
+ * is out of frame.
+ */
+function mirroredLuminance(cam: Camera, box: RoomBox, color: ColorPlanes, x: number, z: number): number {
+  const eye = cam.p.eyeHeight;
+  const len = Math.hypot(x, eye, z);
+  const dx = x / len;
+  const dy = eye / len;
+  const dz = z / len;
+  let t = box.ceiling / dy;
+  if (dx < -1e-6) t = Math.min(t, (box.left - x) / dx);
+  if (dx > 1e-6) t = Math.min(t, (box.right - x) / dx);
+  if (dz > 1e-6) t = Math.min(t, (box.back - z) / dz);
+  const r = MIRROR_MARGIN + MIRROR_SPREAD * t;
+  let most = NaN;
+  for (const [ox, oy, oz] of MIRROR_BLUR) {
+    const q = cam.project([x + dx * t + ox * r, dy * t + oy * r, z + dz * t + oz * r]);
+    if (q.depth < NEAR || q.u < 0 || q.v < 0 || q.u > color.width - 1.001 || q.v > color.height - 1.001) continue;
+    const i = Math.floor(q.v) * color.width + Math.floor(q.u);
+    const l = luminance(color.r[i]!, color.g[i]!, color.b[i]!);
+    if (!(l <= most)) most = l;
+  }
+  return most;
+}
+
+/** The median luminance (0..1, sRGB) of what the photo shows above the floor, on a sparse grid. */
+function wallMedian(cam: Camera, color: ColorPlanes): number {
+  const seen: number[] = [];
+  for (let v = 0; v < color.height; v += 4) {
+    for (let u = 0; u < color.width; u += 4) {
+      if (cam.floorPoint(u + 0.5, v + 0.5)) continue;
+      const i = v * color.width + u;
+      seen.push(luminance(color.r[i]!, color.g[i]!, color.b[i]!));
+    }
+  }
+  seen.sort((a, b) => a - b);
+  return seen.length ? seen[seen.length >> 1]! : NaN;
+}
 
 /**
  * A floor pixel at clipping says only that the floor there is at least that bright: sun on a
@@ -52,6 +121,7 @@ export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes
   const lum = new Float32Array(nx * nz).fill(NaN);
   const reflected = new Uint8Array(nx * nz);
   const seen: number[] = [];
+  const brightMirror = floorGloss > 0.05 ? MIRROR_BRIGHT * wallMedian(cam, color) : NaN;
   for (let iz = 0; iz < nz; iz++) {
     for (let ix = 0; ix < nx; ix++) {
       const x = box.left + (ix + 0.5) * CELL;
@@ -65,8 +135,10 @@ export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes
       lum[iz * nx + ix] = y;
       // The camera's ray, reflected by the floor, goes on away from the camera's mirror image below it.
       const len = Math.hypot(x, eye, z);
-      if (floorGloss > 0.05 && leavesThrough(box, windows, x, z, [x / len, eye / len, z / len], MIRROR_MARGIN)) reflected[iz * nx + ix] = 1;
+      const window = floorGloss > 0.05 && leavesThrough(box, windows, x, z, [x / len, eye / len, z / len], MIRROR_MARGIN);
+      const sheen = floorGloss > 0.05 && !window && mirroredLuminance(cam, box, color, x, z) > brightMirror;
       // Mirror images are brighter than the floor: they do not count towards its median.
+      if (window || sheen) reflected[iz * nx + ix] = sheen ? SHEEN : WINDOW;
       else seen.push(y);
     }
   }
@@ -74,11 +146,19 @@ export function estimateFloorLight(cam: Camera, box: RoomBox, color: ColorPlanes
   seen.sort((a, b) => a - b);
   const median = seen[seen.length >> 1]!;
   if (!(median > 1e-4)) return null;
-  for (let i = 0; i < lum.length; i++) if (reflected[i]) lum[i] = median;
+  let brightSheen = 0;
+  for (let i = 0; i < lum.length; i++) {
+    if (reflected[i] === SHEEN && lum[i]! > SUNLIT * median) brightSheen++;
+    if (reflected[i]) lum[i] = median;
+  }
   let ratio = medianSeen(lum, nx, nz);
   for (let pass = 0; pass < 2; pass++) ratio = blurSeen(ratio, nx, nz);
   const factor = new Float32Array(nx * nz);
   for (let i = 0; i < factor.length; i++) factor[i] = Number.isNaN(ratio[i]!) ? 1 : clamp(ratio[i]! / median, RANGE[0], RANGE[1]);
+  // Where more bright floor mirrors the room than is left, what is left is the sheen's blurred
+  // fringe, not sun: a few such cells by the wall were read as a patch the sun explains.
+  // (Kept a hundredth under SUNLIT: stored as a 32-bit float, SUNLIT itself rounds up past it.)
+  if (brightSheen > factor.filter((f) => f > SUNLIT).length) for (let i = 0; i < factor.length; i++) factor[i] = Math.min(factor[i]!, SUNLIT - 0.01);
   return new ShadeGrid(box.left, NEAR, CELL, nx, nz, factor);
 }
 
