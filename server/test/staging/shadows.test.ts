@@ -156,6 +156,33 @@ describe('differential shadows on the photo', () => {
     expect(Buffer.from(again.floor.factor.buffer).equals(Buffer.from(lit.floor.factor.buffer))).toBe(true);
   });
 
+  it('stop at a door: what the photo shows through it is left alone, the wall beside it is darkened', async () => {
+    // A room with a door in its right wall and an armchair standing by that wall.
+    const bytes = readFileSync(fileURLToPath(new URL('../fixtures/generative/empty-room-pruna-before.jpg', import.meta.url)));
+    const photo = await decodeImage(bytes);
+    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const door = room.openings.find((o) => o.wall === 'right' && o.kind === 'door')!;
+    expect(door).toBeDefined();
+    const { width, height } = fitSize(photo.width, photo.height, 800);
+    const result = renderFurniture(room, layoutRoom(room, 'living_room', style), 'modern', style, 'living_room', width, height);
+    const cam = room.camera.scaled(width, height);
+    /** The photo's shadow at a point of the right wall's plane, where no furniture hides it. */
+    const onWall = (z: number, y: number) => {
+      const q = cam.project([room.box.right, y, z]);
+      const i = Math.floor(q.v) * width + Math.floor(q.u);
+      return q.depth <= 0 || q.u < 0 || q.v < 0 || q.u >= width || q.v >= height || result.layer.alpha[i]! > 0 ? null : result.shadow[i]!;
+    };
+    const inDoor: number[] = [];
+    const beside: number[] = [];
+    for (let y = 0.2; y < 1.9; y += 0.2) {
+      for (let z = door.from + 0.05; z < door.to - 0.05; z += 0.1) inDoor.push(onWall(z, y) ?? 1);
+      for (let z = door.to + 0.05; z < door.to + 0.8; z += 0.1) beside.push(onWall(z, y) ?? 1);
+    }
+    expect(Math.min(...inDoor)).toBe(1);
+    expect(Math.min(...beside)).toBeLessThan(0.97);
+  });
+
   it('on a fixture, darken the photo only around the furniture, with a contact shadow under each piece', async () => {
     const bytes = readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-living-portrait.jpg', import.meta.url)));
     const photo = await decodeImage(bytes);

@@ -1,5 +1,5 @@
 import type { RoomType, Style } from '@roomstager/contracts';
-import type { Opening, RoomModel } from './analyze.ts';
+import type { Opening, RoomModel, WallId } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import { cavityOcclusion } from './cavity.ts';
 import { BUILDERS } from './furniture.ts';
@@ -497,6 +497,10 @@ export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
   const { left, right, back } = s.room.box;
   const floorShadow = s.floor.floor;
   const walls = wallShadows(s.caster);
+  // What the photo shows through a door or window (the next room's floor, the view) is not the
+  // wall: the furniture's shadow on the wall stops at the opening.
+  const through = (wall: WallId, along: number, height: number) =>
+    s.room.openings.some((o) => o.wall === wall && along > o.from && along < o.to && height > o.bottom && height < o.top);
   shadow.fill(1);
   // Each pixel's ray meets the room box's floor or one of its walls (the camera stands inside
   // the box), with the ray inlined as this runs per pixel.
@@ -522,8 +526,10 @@ export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
       } else if (ts <= tb) {
         const g = dx < 0 ? walls.left : walls.right;
         if (g) f = g.at(dz * ts, eyeHeight + dy * ts);
+        if (f < 1 && through(dx < 0 ? 'left' : 'right', dz * ts, eyeHeight + dy * ts)) f = 1;
       } else if (walls.back) {
         f = walls.back.at(dx * tb, eyeHeight + dy * tb);
+        if (f < 1 && through('back', dx * tb, eyeHeight + dy * tb)) f = 1;
       }
       if (f < 1) shadow[v * width + u] = f;
     }
