@@ -256,6 +256,28 @@ const FAR_DOOR: [number, number] = [1.5, 3.5];
 /** The share of a doorway a piece well in front of it may hide in the photo. */
 const FAR_DOOR_HIDDEN = 0.5;
 
+/**
+ * Whether a side wall's door, its leaf opened square into the room at either jamb, would stand
+ * between the camera and the piece in the photo. The photo may show that leaf (the engine cannot
+ * tell a leaf from the wall behind it), and the piece, drawn over the photo, would then stand in
+ * front of what hides it. Only the chair closing the group near the camera is held to this: the
+ * group stands farther in, where a leaf seldom is, and a bed's nightstand by a door is kept.
+ */
+function behindDoorLeaf(room: RoomModel, p: Placement, box: ImageBox): boolean {
+  const { left, right } = room.box;
+  const depth = room.camera.toCamera([p.x, 0, p.z])[2];
+  for (const o of room.openings) {
+    if (o.kind !== 'door' || o.passage || o.wall === 'back') continue;
+    const w = o.to - o.from;
+    const x = o.wall === 'right' ? right - w / 2 : left + w / 2;
+    for (const jamb of [o.from, o.to]) {
+      const leaf = imageBox(room, { kind: 'sideboard', x, z: jamb, yaw: 0, size: { w, d: 0.04, h: o.top }, lift: 0 });
+      if (leaf && overlapArea(box, leaf) > 0 && depth > room.camera.toCamera([x, 0, jamb])[2]) return true;
+    }
+  }
+  return false;
+}
+
 /** A rug may reach this share of the frame's width past either side and still be whole in the photo, its edge lost in the corner. */
 const RUG_CUT = 0.05;
 
@@ -293,6 +315,7 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   if (p.foreground ? box.v0 > 0.8 * H || box.v1 > 1.03 * H : box.v1 > (p.kind === 'rug' ? 1 : 0.985) * H) return 'out of frame';
   if (p.kind === 'pendant' && showsFitting(room, p)) return 'before a light fitting';
   if (wallPiece && clutteredShare(room, grown(box, PLAIN_WALL.margin), PLAIN_WALL.level) > PLAIN_WALL.share) return 'on a busy wall';
+  if (p.foreground && behindDoorLeaf(room, p, box)) return 'behind a door leaf';
   if (p.foreground) {
     // Much nearer than the sofa, it towers over the group it belongs to.
     const sofa = placed.find((q) => q.kind === 'sofa');
