@@ -248,8 +248,12 @@ const SEE_THROUGH: Partial<Record<PieceKind, number>> = { slingChair: 0.5 };
  * in doubt: fully below the first, not at all above the second.
  */
 const FAINT_WALL: [number, number] = [0.15, 0.35];
-/** How far (metres) a chair in the foreground keeps from such a wall, where its legs would otherwise stand in the photo's wall. */
-const UNSURE_WALL = 0.15;
+/**
+ * How far (metres) a chair in the foreground keeps from such a wall: its legs would otherwise
+ * stand in the photo's wall, or, where that wall's near stretch ends at a doorway, the chair in
+ * the doorway behind it, drawn over it (the portrait room's, 21 cm in from the box's wall).
+ */
+const UNSURE_WALL = 0.25;
 
 /** How far (metres) before a doorway's wall a piece starts and ends to count as standing well in front of it, not before it. */
 const FAR_DOOR: [number, number] = [1.5, 3.5];
