@@ -14,7 +14,7 @@ import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
 import { mulberry32 } from '../../src/staging/local/prng.ts';
-import { cross, normalize, sub, type Vec3 } from '../../src/staging/local/vec.ts';
+import { cross, luminance, normalize, sub, type Vec3 } from '../../src/staging/local/vec.ts';
 
 describe('surface relief', () => {
   it('tilts the normal of cloth and rugs, the same way every time, and leaves smooth finishes alone', () => {
@@ -510,6 +510,41 @@ describe('a satin wood top seen at a grazing angle', () => {
       // kept a tenth with a mirror's rise in reflection towards the grazing view.
       expect(saturation(c) / saturation(toLinear(def.materials.top!.color)), style).toBeGreaterThan(0.15);
     }
+  });
+});
+
+describe('a lit lamp shade', () => {
+  it('glows less towards its outline than where it faces the camera, and most on its inside: the Pruna room, modern', async () => {
+    const photo = await decodeImage(readFileSync(fileURLToPath(new URL('../fixtures/generative/empty-room-pruna-before.jpg', import.meta.url))));
+    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const { width, height } = fitSize(photo.width, photo.height, 800);
+    const def = STYLE_DEFS.modern;
+    const unlit = { ...def, materials: { ...def.materials, shade: { ...def.materials.shade!, glow: 0 } } };
+    const placed = layoutRoom(room, 'living_room', def);
+    const lamp = placed.find((p) => p.kind === 'floorLamp')!;
+    const lit = renderFurniture(room, placed, 'modern', def, 'living_room', width, height).layer;
+    const dark = renderFurniture(room, placed, 'modern', unlit, 'living_room', width, height).layer;
+    const cam = room.camera.scaled(width, height);
+    // The shade's glow at a point of its drum (radius 22 cm, from 36 cm below the lamp's top): the
+    // lit render's light less the unlit one's.
+    const glowAt = (i: number) =>
+      luminance(lit.color[i * 3]!, lit.color[i * 3 + 1]!, lit.color[i * 3 + 2]!) - luminance(dark.color[i * 3]!, dark.color[i * 3 + 1]!, dark.color[i * 3 + 2]!);
+    const glow = (turn: number, y: number) => {
+      const angle = Math.atan2(-lamp.z, -lamp.x) + turn;
+      const q = cam.project([lamp.x + Math.cos(angle) * 0.22, y, lamp.z + Math.sin(angle) * 0.22]);
+      return glowAt(Math.round(q.v) * width + Math.round(q.u));
+    };
+    const middle = lamp.size.h - 0.18;
+    expect(glow(0, middle) / glow(1.3, middle)).toBeGreaterThan(1.15);
+    // The camera stands below the shade: over its open bottom a sliver of the drum's far side is seen from within.
+    const top = cam.project([lamp.x, lamp.size.h, lamp.z]);
+    const bottom = cam.project([lamp.x, lamp.size.h - 0.36, lamp.z]);
+    let most = 0;
+    for (let v = Math.floor(top.v); v <= Math.ceil(bottom.v) + 2; v++) {
+      for (let u = Math.floor(top.u) - 15; u <= Math.ceil(top.u) + 15; u++) most = Math.max(most, glowAt(v * width + u));
+    }
+    expect(most / glow(0, middle)).toBeGreaterThan(1.5);
   });
 });
 

@@ -287,7 +287,8 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
     } else {
       albedo(pm, f.lx, f.ly, f.lz, f.material * 7919, tex, f.face, texturePixel(vl, cam.p.focal, ndv), 1 / Math.max(0.25, Math.abs(ndv)));
     }
-    if (ndv < 0) {
+    const fromBehind = ndv < 0;
+    if (fromBehind) {
       // Seen from behind (thin parts): light the visible side.
       nx = -nx;
       ny = -ny;
@@ -396,9 +397,13 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       b += env[2] * k;
     }
     if (m.glow) {
-      r += tex[0] * m.glow * light.level[0];
-      g += tex[1] * m.glow * light.level[1];
-      b += tex[2] * m.glow * light.level[2];
+      // A lit shade's outside passes the bulb's light through its cloth, less towards its outline,
+      // where the eye meets the cloth at a slant; its inside, seen through its open end, is lit by
+      // the bulb itself. Glowing evenly, a shade was a flat pale cut-out.
+      const k = m.glow * (fromBehind ? 2 : 0.7 + 0.3 * ndv);
+      r += tex[0] * k * light.level[0];
+      g += tex[1] * k * light.level[1];
+      b += tex[2] * k * light.level[2];
     }
     out[0] = r;
     out[1] = g;
