@@ -13,24 +13,43 @@ import { clamp, luminance, smoothstep, type Vec3 } from './vec.ts';
 export function estimateNoise(img: RgbImage): number {
   const { width: w, height: h, data } = img;
   const step = Math.max(2, Math.floor(Math.sqrt((w * h) / 40000)));
-  const res: number[] = [];
-  const grads: number[] = [];
-  for (let y = 2; y < h - 2; y += step) {
-    for (let x = 2; x < w - 2; x += step) {
-      const i = (y * w + x) * 3 + 1;
-      const c = data[i] ?? 0;
-      const l = data[i - 3] ?? 0;
-      const r = data[i + 3] ?? 0;
-      const u = data[i - 3 * w] ?? 0;
-      const d = data[i + 3 * w] ?? 0;
-      res.push(Math.abs(c - (l + r + u + d) / 4));
-      grads.push(Math.abs(r - l) + Math.abs(d - u));
+  // Gradients are whole levels up to 510 and residuals quarter levels up to 255: both are counted
+  // rather than sorted (40 000 samples sorted as pairs took 30 ms a variation). The flattest half
+  // is the samples in gradient order, ties in the order sampled.
+  const samples = (visit: (grad: number, res4: number) => void) => {
+    for (let y = 2; y < h - 2; y += step) {
+      for (let x = 2; x < w - 2; x += step) {
+        const i = (y * w + x) * 3 + 1;
+        const c = data[i]!;
+        const l = data[i - 3]!;
+        const r = data[i + 3]!;
+        const u = data[i - 3 * w]!;
+        const d = data[i + 3 * w]!;
+        visit(Math.abs(r - l) + Math.abs(d - u), Math.abs(4 * c - (l + r + u + d)));
+      }
     }
-  }
-  if (res.length < 16) return 0;
-  const order = grads.map((g, i) => [g, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const flat = order.slice(0, order.length >> 1).map(([, i]) => res[i] ?? 0).sort((a, b) => a - b);
-  return clamp(1.4826 * (flat[flat.length >> 1] ?? 0) * 0.9, 0, 8);
+  };
+  const byGrad = new Uint32Array(511);
+  let n = 0;
+  samples((grad) => {
+    byGrad[grad]!++;
+    n++;
+  });
+  if (n < 16) return 0;
+  const half = n >> 1;
+  // The gradient the flattest half reaches, and how many samples at it belong to the half.
+  let edge = 0;
+  let below = 0;
+  while (below + byGrad[edge]! < half) below += byGrad[edge++]!;
+  let atEdge = half - below;
+  const byRes = new Uint32Array(1021);
+  samples((grad, res4) => {
+    if (grad < edge || (grad === edge && atEdge-- > 0)) byRes[res4]!++;
+  });
+  let seen = 0;
+  let res4 = 0;
+  while (seen + byRes[res4]! <= half >> 1) seen += byRes[res4++]!;
+  return clamp(1.4826 * (res4 / 4) * 0.9, 0, 8);
 }
 
 /**
