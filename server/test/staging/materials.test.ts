@@ -484,12 +484,17 @@ describe("a finish's reflection of the room", () => {
   });
 });
 
+/** A fixture photo and the room analysed in it at the pipeline's analysis size. */
+async function fixtureRoom(path: string) {
+  const photo = await decodeImage(readFileSync(fileURLToPath(new URL(path, import.meta.url))));
+  const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+  return { photo, room: analyseRoom(await resizeRgb(photo, a.width, a.height)) };
+}
+
 describe('a satin wood top seen at a grazing angle', () => {
   it('keeps its wood colour under the room it reflects', async () => {
     // The Pruna room's camera stands 0.94 m high: its coffee table's top is seen 8-10 degrees from edge on.
-    const photo = await decodeImage(readFileSync(fileURLToPath(new URL('../fixtures/generative/empty-room-pruna-before.jpg', import.meta.url))));
-    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
-    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const { photo, room } = await fixtureRoom('../fixtures/generative/empty-room-pruna-before.jpg');
     const { width, height } = fitSize(photo.width, photo.height, 800);
     const saturation = (c: number[]) => (c[0]! - c[2]!) / (c[0]! + c[1]! + c[2]!);
     for (const style of ['modern', 'traditional'] as const) {
@@ -515,9 +520,7 @@ describe('a satin wood top seen at a grazing angle', () => {
 
 describe('a lit lamp shade', () => {
   it('glows less towards its outline than where it faces the camera, and most on its inside: the Pruna room, modern', async () => {
-    const photo = await decodeImage(readFileSync(fileURLToPath(new URL('../fixtures/generative/empty-room-pruna-before.jpg', import.meta.url))));
-    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
-    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const { photo, room } = await fixtureRoom('../fixtures/generative/empty-room-pruna-before.jpg');
     const { width, height } = fitSize(photo.width, photo.height, 800);
     const def = STYLE_DEFS.modern;
     const unlit = { ...def, materials: { ...def.materials, shade: { ...def.materials.shade!, glow: 0 } } };
@@ -568,9 +571,7 @@ describe('velvet', () => {
   });
 
   it("catches the light towards its outline as a lustre paler than its dye, not as a brighter dye: the portrait room's pouf", async () => {
-    const photo = await decodeImage(readFileSync(fileURLToPath(new URL('../fixtures/rooms/empty-living-portrait.jpg', import.meta.url))));
-    const a = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
-    const room = analyseRoom(await resizeRgb(photo, a.width, a.height));
+    const { photo, room } = await fixtureRoom('../fixtures/rooms/empty-living-portrait.jpg');
     const { width, height } = fitSize(photo.width, photo.height, 800);
     const def = STYLE_DEFS.luxury;
     const placed = layoutRoom(room, 'living_room', def);

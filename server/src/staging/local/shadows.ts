@@ -246,6 +246,24 @@ class Occupancy {
     }
   }
 
+  /**
+   * The stretch [t0, t1] of `blocked`'s ray within the furniture's extent so far, narrowed axis
+   * by axis by `clip`: kept here, since this runs for every shadow ray and a tuple per axis was
+   * the largest part of the engine's garbage.
+   */
+  private t0 = 0;
+  private t1 = 0;
+
+  /** Narrows [t0, t1] to where the ray from `o` along `u` lies within [lo, hi] on one axis; false when it never does. */
+  private clip(o: number, u: number, lo: number, hi: number): boolean {
+    if (Math.abs(u) < 1e-9) return o >= lo && o <= hi;
+    const ta = (lo - o) / u;
+    const tb = (hi - o) / u;
+    this.t0 = Math.max(this.t0, Math.min(ta, tb));
+    this.t1 = Math.min(this.t1, Math.max(ta, tb));
+    return true;
+  }
+
   /** Whether the segment from q to p (straight, in metres) passes through an occupied cell. */
   blocked(qx: number, qy: number, qz: number, px: number, py: number, pz: number): boolean {
     const dx = px - qx;
@@ -258,25 +276,10 @@ class Occupancy {
     // Only the stretch of the ray over the occupied extent (a slab test), and within it only
     // where the ray is between the floor and the tallest piece, can meet anything.
     const e = this.ext;
-    let t0 = 0;
-    let t1 = dist;
-    // Per axis, written out: this runs for every shadow ray, and a loop over tuples allocated them.
-    if (Math.abs(ux) < 1e-9) {
-      if (qx < e.x0 || qx > e.x1) return false;
-    } else {
-      const ta = (e.x0 - qx) / ux;
-      const tb = (e.x1 - qx) / ux;
-      t0 = Math.max(t0, Math.min(ta, tb));
-      t1 = Math.min(t1, Math.max(ta, tb));
-    }
-    if (Math.abs(uz) < 1e-9) {
-      if (qz < e.z0 || qz > e.z1) return false;
-    } else {
-      const ta = (e.z0 - qz) / uz;
-      const tb = (e.z1 - qz) / uz;
-      t0 = Math.max(t0, Math.min(ta, tb));
-      t1 = Math.min(t1, Math.max(ta, tb));
-    }
+    this.t0 = 0;
+    this.t1 = dist;
+    if (!this.clip(qx, ux, e.x0, e.x1) || !this.clip(qz, uz, e.z0, e.z1)) return false;
+    const { t0, t1 } = this;
     if (t0 >= t1) return false;
     const step = this.cell;
     let from = t0;
