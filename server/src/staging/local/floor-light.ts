@@ -1,6 +1,7 @@
 import type { Opening } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import { SRGB_TO_LINEAR } from './image.ts';
+import { hitBox } from './light.ts';
 import type { ColorPlanes, RoomBox } from './roombox.ts';
 import { ShadeGrid } from './shadows.ts';
 import { leavesThrough, SUNLIT } from './sun.ts';
@@ -64,10 +65,7 @@ function mirroredLuminance(cam: Camera, box: RoomBox, color: ColorPlanes, x: num
   const dx = x / len;
   const dy = eye / len;
   const dz = z / len;
-  let t = box.ceiling / dy;
-  if (dx < -1e-6) t = Math.min(t, (box.left - x) / dx);
-  if (dx > 1e-6) t = Math.min(t, (box.right - x) / dx);
-  if (dz > 1e-6) t = Math.min(t, (box.back - z) / dz);
+  const { t } = hitBox([x, 0, z], [dx, dy, dz], box);
   const r = MIRROR_MARGIN + MIRROR_SPREAD * t;
   let most = NaN;
   for (const [ox, oy, oz] of MIRROR_BLUR) {

@@ -118,8 +118,8 @@ interface Surfaces {
   wall: Vec3;
 }
 
-/** Where a ray from `o` leaves the room box: the point and which surface it is on. */
-function hitBox(o: Vec3, d: Vec3, box: RoomBox): { p: Vec3; surface: 'floor' | 'ceiling' | 'left' | 'right' | 'back' | 'front' } {
+/** Where a ray from `o` along the unit direction `d` leaves the room box: the point, how far it is, and which surface it is on. */
+export function hitBox(o: Vec3, d: Vec3, box: RoomBox): { p: Vec3; t: number; surface: 'floor' | 'ceiling' | 'left' | 'right' | 'back' | 'front' } {
   let t = Infinity;
   let surface: 'floor' | 'ceiling' | 'left' | 'right' | 'back' | 'front' = 'back';
   const take = (tt: number, s: typeof surface) => {
@@ -134,18 +134,20 @@ function hitBox(o: Vec3, d: Vec3, box: RoomBox): { p: Vec3; surface: 'floor' | '
   if (d[0] > 0) take((box.right - o[0]) / d[0], 'right');
   if (d[2] > 0) take((box.back - o[2]) / d[2], 'back');
   if (d[2] < 0) take((FRONT_WALL - o[2]) / d[2], 'front');
-  return { p: [o[0] + d[0] * t, o[1] + d[1] * t, o[2] + d[2] * t], surface };
+  return { p: [o[0] + d[0] * t, o[1] + d[1] * t, o[2] + d[2] * t], t, surface };
 }
 
-function inOpening(p: Vec3, surface: string, openings: Opening[]): boolean {
+/**
+ * Whether a point on a wall, `along` it (Z on a side wall, X on the back wall) at `height`,
+ * lies inside one of the openings on that wall; with `daylight`, only the ones that light the room.
+ */
+export function inOpening(openings: Opening[], wall: string, along: number, height: number, daylight = false): boolean {
   for (const o of openings) {
-    if (!o.daylight || o.wall !== surface) continue;
-    const along = o.wall === 'back' ? p[0] : p[2];
-    if (along >= o.from && along <= o.to && p[1] >= o.bottom && p[1] <= o.top) return true;
+    if ((daylight && !o.daylight) || o.wall !== wall) continue;
+    if (along >= o.from && along <= o.to && height >= o.bottom && height <= o.top) return true;
   }
   return false;
 }
-
 
 /**
  * The room's radiance around `centre` (a point among the furniture, in metres): each direction
@@ -190,7 +192,7 @@ export function estimateRadiance(
         env.set(lin, t * 3);
         // Clipped patches of floor and ceiling are glare on gloss and overexposed paint, not lights.
         const wall = surface !== 'floor' && surface !== 'ceiling';
-        if (inOpening(p, surface, openings) || (wall && Math.max(tmp[0], tmp[1], tmp[2]) > CLIPPED)) daylight[t] = 1;
+        if (inOpening(openings, surface, surface === 'back' ? p[0] : p[2], p[1], true) || (wall && Math.max(tmp[0], tmp[1], tmp[2]) > CLIPPED)) daylight[t] = 1;
       } else {
         const c = surface === 'floor' ? fallback.floor : surface === 'ceiling' ? fallback.ceiling : fallback.wall;
         env.set(c, t * 3);
@@ -325,6 +327,6 @@ export function mirrorLight(r: RoomRadiance, cam: Camera, box: RoomBox, openings
     return;
   }
   const wall = surface !== 'floor' && surface !== 'ceiling';
-  const k = inOpening(p, surface, openings) || (wall && Math.max(out[0], out[1], out[2]) > CLIPPED) ? r.gain : r.lift;
+  const k = inOpening(openings, surface, surface === 'back' ? p[0] : p[2], p[1], true) || (wall && Math.max(out[0], out[1], out[2]) > CLIPPED) ? r.gain : r.lift;
   for (let c = 0; c < 3; c++) out[c] = k * SRGB_TO_LINEAR[Math.round(clamp(out[c]!, 0, 1) * 255)]!;
 }

@@ -1,10 +1,10 @@
 import type { RoomType, Style } from '@roomstager/contracts';
-import type { Opening, RoomModel, WallId } from './analyze.ts';
+import type { Opening, RoomModel } from './analyze.ts';
 import type { Camera } from './camera.ts';
 import { cavityOcclusion } from './cavity.ts';
 import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
-import { evalSh, mirrorLight, radianceCentre, reflectedLight, type RoomRadiance } from './light.ts';
+import { evalSh, inOpening, mirrorLight, radianceCentre, reflectedLight, type RoomRadiance } from './light.ts';
 import { albedo, pileLean, prepare, relief, texturePixel, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
@@ -504,8 +504,7 @@ export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
   const walls = wallShadows(s.caster);
   // What the photo shows through a door or window (the next room's floor, the view) is not the
   // wall: the furniture's shadow on the wall stops at the opening.
-  const through = (wall: WallId, along: number, height: number) =>
-    s.room.openings.some((o) => o.wall === wall && along > o.from && along < o.to && height > o.bottom && height < o.top);
+  const openings = s.room.openings;
   shadow.fill(1);
   // Each pixel's ray meets the room box's floor or one of its walls (the camera stands inside
   // the box), with the ray inlined as this runs per pixel.
@@ -531,10 +530,10 @@ export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
       } else if (ts <= tb) {
         const g = dx < 0 ? walls.left : walls.right;
         if (g) f = g.at(dz * ts, eyeHeight + dy * ts);
-        if (f < 1 && through(dx < 0 ? 'left' : 'right', dz * ts, eyeHeight + dy * ts)) f = 1;
+        if (f < 1 && inOpening(openings, dx < 0 ? 'left' : 'right', dz * ts, eyeHeight + dy * ts)) f = 1;
       } else if (walls.back) {
         f = walls.back.at(dx * tb, eyeHeight + dy * tb);
-        if (f < 1 && through('back', dx * tb, eyeHeight + dy * tb)) f = 1;
+        if (f < 1 && inOpening(openings, 'back', dx * tb, eyeHeight + dy * tb)) f = 1;
       }
       if (f < 1) shadow[v * width + u] = f;
     }
