@@ -291,7 +291,12 @@ describe("a stager's layout on the fixture photos", () => {
   });
 
   it("never closes a group with the same armchair as its own level with it in the photo, the two in a row: the loft's, in every variation", () => {
-    for (const [name, room] of rooms) {
+    // The loft's groups met this with the floor clear of its pipe stubs (posts): without them
+    // the modern and traditional groups have their own armchair beside the table, and the
+    // closing one stood beside it, level, the same chair twice.
+    const loft = rooms.get(LOFT)!;
+    const clear: RoomModel = { ...loft, obstacles: loft.obstacles.filter((o) => o.height === undefined) };
+    for (const [name, room] of [...rooms, ['loft without its stubs', clear] as const]) {
       for (const style of STYLES) {
         for (const [k, placed] of layoutVariations(room, 'living_room', [0, 1, 2].map((v) => variationSet(style, v, 'listing-1', 0).def)).entries()) {
           const chair = placed.find((p) => p.foreground && p.kind === 'armchair');
@@ -306,11 +311,8 @@ describe("a stager's layout on the fixture photos", () => {
         }
       }
     }
-    // In the loft the modern and traditional groups' own armchair stands beside the table, and
-    // the closing one stood beside it, level, the same chair twice: an open sling chair closes them.
-    const loft = rooms.get(LOFT)!;
     for (const style of ['modern', 'traditional'] as const) {
-      const placed = layoutRoom(loft, 'living_room', STYLE_DEFS[style]);
+      const placed = layoutRoom(clear, 'living_room', STYLE_DEFS[style]);
       expect(placed.some((p) => p.kind === 'armchair' && !p.foreground), style).toBe(true);
       expect(placed.find((p) => p.foreground), style).toMatchObject({ kind: 'slingChair' });
     }

@@ -836,9 +836,10 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const floorLight = estimateFloorLight(camera, box, color, openings, floorGloss);
   const seenSun = estimateSun(box, openings, floorLight);
   const sun = seenSun ? { dir: seenSun, patches: null } : estimateHiddenSun(camera, box, floorLight, segments);
-  const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, radianceCentre(box), toPlanes(img, 0).color);
+  const sharp = toPlanes(img, 0).color;
+  const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, radianceCentre(box), sharp);
   const counters = detectCounters(camera, box, color, walls, openings, floorColor);
-  const obstacles = detectObstacles(camera, box, color, counters, floorColor, floorGloss);
+  const obstacles = detectObstacles(camera, box, color, sharp, counters, floorColor, floorGloss);
   return {
     camera,
     box,

@@ -100,9 +100,9 @@ export function obstacleZone(o: Obstacle): Pt[] {
   return [[o.left, o.near], [o.right, o.near], [o.right, o.far], [o.left, o.far]];
 }
 
-/** Pixel box of an obstacle at the analysis camera (1 m tall unless it is an island). */
+/** Pixel box of an obstacle at the analysis camera (1 m tall unless it is an island or a post of measured height). */
 function obstacleImageBox(room: RoomModel, o: Obstacle): { u0: number; v0: number; u1: number; v1: number } | null {
-  return imageBox(room, { kind: 'sideboard', x: (o.left + o.right) / 2, z: (o.near + o.far) / 2, yaw: 0, size: { w: o.right - o.left, d: o.far - o.near, h: o.worktop ?? 1 }, lift: 0 });
+  return imageBox(room, { kind: 'sideboard', x: (o.left + o.right) / 2, z: (o.near + o.far) / 2, yaw: 0, size: { w: o.right - o.left, d: o.far - o.near, h: o.worktop ?? o.height ?? 1 }, lift: 0 });
 }
 
 /** Pixel box of a placement's 3D bounds at the analysis camera. */

@@ -12,6 +12,8 @@ export interface Obstacle {
   far: number;
   /** Worktop height for a kitchen island, null for anything else. */
   worktop: number | null;
+  /** How tall a post is, measured in the photo (detectPosts); absent for anything else. */
+  height?: number;
 }
 
 /** Cell size in pixels at the analysis resolution: grout and plank gaps vanish in the cells' median. */
@@ -161,10 +163,12 @@ const quantile = (a: number[], t: number) => a.slice().sort((p, q) => p - q)[Mat
  * near face; its depth is at most 1 m, and less when floor is seen just behind it. A worktop
  * edge 0.82-1 m up its near face makes it an island. Other candidates must stand up clearly (a
  * sharp foot line and a vertical side, 0.4 m or taller), and none count on glossy floors, where
- * mirrored windows look the same.
+ * mirrored windows look the same. Posts too thin for the cells are found on `sharp`, the
+ * photo's unblurred colour (detectPosts).
  */
-export function detectObstacles(cam: Camera, box: RoomBox, c: ColorPlanes, counters: Counter[], floorRef: Vec3, gloss: number): Obstacle[] {
-  const { cols, rows, state } = floorCells(cam, box, c, counters, floorRef);
+export function detectObstacles(cam: Camera, box: RoomBox, c: ColorPlanes, sharp: ColorPlanes, counters: Counter[], floorRef: Vec3, gloss: number): Obstacle[] {
+  const cells = floorCells(cam, box, c, counters, floorRef);
+  const { cols, rows, state } = cells;
   // Only the regions' cores count: cells with no floor among their eight neighbours. That
   // drops strips up to two cells wide (grout the median kept, seams along the walls).
   const core = new Uint8Array(cols * rows);
@@ -245,7 +249,11 @@ export function detectObstacles(cam: Camera, box: RoomBox, c: ColorPlanes, count
     if (h < 0.4 || Math.max(density([left, 0.05, near], [left, h, near]), density([right, 0.05, near], [right, h, near])) < MIN_LINE) continue;
     out.push({ left, right, near, far, worktop: null });
   }
-  return out;
+  // Strips by a larger obstacle are its own edges and grooves.
+  const posts = detectPosts(cam, box, sharp, cells, gloss).filter(
+    (p) => !out.some((o) => p.right > o.left - POST_BESIDE && p.left < o.right + POST_BESIDE && p.far > o.near - POST_BESIDE && p.near < o.far + POST_BESIDE),
+  );
+  return [...out, ...posts];
 }
 
 /**
@@ -267,4 +275,111 @@ function islandHeight(cam: Camera, c: ColorPlanes, left: number, right: number, 
   const eye = cam.p.eyeHeight;
   const height = eye + ((median - eye) * (near - FACE_INSET)) / near + WORKTOP;
   return height >= MIN_HEIGHT && height <= MAX_HEIGHT ? height : null;
+}
+
+/**
+ * Posts: things standing free on the floor that are too thin for its cells, whose median
+ * removes them like grout (pipe stubs, a post, a stake). A post shows as a strip a few pixels
+ * wide that differs from the floor on both sides of it, the two sides alike, for a run of rows
+ * up from its foot. Seen at its foot's depth it must be 2.5-20 cm wide and
+ * 12 cm to 1.5 m tall. Without this a rug was laid flat across a loft's pipe stubs and a sofa
+ * drawn over them. Close to the walls such strips are the walls' own (a door's frame, a
+ * window's mullion meeting the floor), and on glossy floors mirrored mullions look the same:
+ * neither is searched.
+ */
+const POST_STRIPS = [2, 3, 4, 5, 6, 8];
+/** Mean difference (0..1, per channel) of the strip from its sides, and the most its two sides may differ. */
+const POST_CONTRAST = 0.06;
+const POST_SIDES = 0.05;
+const POST_ROWS = 6;
+const POST_WIDTH = { least: 0.025, most: 0.2 };
+const POST_HEIGHT = { least: 0.12, most: 1.5 };
+const POST_WALL_MARGIN = 0.6;
+/** Strips whose feet are this close (metres) are one post; a post is kept this much clear all round. */
+const POST_JOIN = 0.15;
+const POST_CLEAR = 0.05;
+/** A post this close (metres) to an obstacle found by its cells is taken as part of it. */
+const POST_BESIDE = 0.3;
+
+/**
+ * Posts standing on the floor (see POST_STRIPS), each as a small obstacle with its height. `c`
+ * is the photo's unblurred colour; a post's foot must stand on the floor grown from the camera
+ * (`cells`), so a groove between an island's doors is not one.
+ */
+function detectPosts(cam: Camera, box: RoomBox, c: ColorPlanes, cells: FloorCells, gloss: number): Obstacle[] {
+  if (gloss >= GLOSSY) return [];
+  const { width, height } = c;
+  const { r, g, b } = c;
+  // How far the strip of width w at (u, v) stands out from its two sides (mean absolute
+  // difference over the channels), or -1 where the sides differ: colour, not luminance, as a
+  // cabinet's green beside oak floor can match it in brightness. Inlined per channel: this runs
+  // a few million times a photo.
+  const standsOut = (u: number, v: number, w: number): number => {
+    const at = v * width + u;
+    const l = at - 3;
+    const e = at + w + 1;
+    const rl = r[l]! + r[l + 1]!;
+    const gl = g[l]! + g[l + 1]!;
+    const bl = b[l]! + b[l + 1]!;
+    const rr = r[e]! + r[e + 1]!;
+    const gr = g[e]! + g[e + 1]!;
+    const br = b[e]! + b[e + 1]!;
+    if (Math.abs(rl - rr) + Math.abs(gl - gr) + Math.abs(bl - br) > 6 * POST_SIDES) return -1;
+    const sr = (rl + rr) / 4;
+    const sg = (gl + gr) / 4;
+    const sb = (bl + br) / 4;
+    let d = 0;
+    for (let k = at; k < at + w; k++) d += Math.abs(r[k]! - sr) + Math.abs(g[k]! - sg) + Math.abs(b[k]! - sb);
+    return d / (3 * w);
+  };
+  const onFloor = (u: number, v: number) => {
+    const q = Math.floor(u / CELL);
+    const r = Math.floor(v / CELL);
+    return q < cells.cols && r < cells.rows && cells.state[r * cells.cols + q] === 1;
+  };
+  // Feet are sought only as high as the floor reaches.
+  let top = 0;
+  while (top < cells.rows && !cells.state.subarray(top * cells.cols, (top + 1) * cells.cols).includes(1)) top++;
+  const lowest = top * CELL;
+  const feet: Array<{ x: number; z: number; half: number; top: number }> = [];
+  const widest = POST_STRIPS[POST_STRIPS.length - 1]!;
+  for (const w of POST_STRIPS) {
+    for (let u = 3; u + w + 2 < width && u < width - widest - 2; u++) {
+      let v = height - 3;
+      while (v > lowest) {
+        // Every other row, as a post is several rows tall; its foot is then found to the row.
+        if (standsOut(u, v, w) <= POST_CONTRAST) {
+          v -= 2;
+          continue;
+        }
+        if (standsOut(u, v + 1, w) > POST_CONTRAST) v++;
+        const foot = v;
+        while (v > 0 && standsOut(u, v, w) > POST_CONTRAST) v--;
+        const head = v + 1;
+        if (foot - head + 1 < POST_ROWS || !onFloor(u + w / 2, foot + CELL)) continue;
+        const p = cam.floorPoint(u + w / 2, foot + 1);
+        if (!p || p[0] < box.left + POST_WALL_MARGIN || p[0] > box.right - POST_WALL_MARGIN || p[2] > box.back - POST_WALL_MARGIN) continue;
+        const top = cam.planeZPoint(u + w / 2, head, p[2]);
+        const across = (w * p[2]) / cam.p.focal;
+        if (!top || across < POST_WIDTH.least || across > POST_WIDTH.most || top[1] < POST_HEIGHT.least || top[1] > POST_HEIGHT.most) continue;
+        feet.push({ x: p[0], z: p[2], half: across / 2, top: top[1] });
+      }
+    }
+  }
+  // Strips of one post (found at several widths and offsets) join into one footprint.
+  const posts: Obstacle[] = [];
+  for (const f of feet) {
+    const post = posts.find((o) => f.x > o.left - POST_JOIN && f.x < o.right + POST_JOIN && f.z > o.near - POST_JOIN && f.z < o.far + POST_JOIN);
+    const [left, right, near, far] = [f.x - f.half - POST_CLEAR, f.x + f.half + POST_CLEAR, f.z - POST_CLEAR, f.z + 2 * f.half + POST_CLEAR];
+    if (!post) {
+      posts.push({ left, right, near, far, worktop: null, height: f.top });
+      continue;
+    }
+    post.left = Math.min(post.left, left);
+    post.right = Math.max(post.right, right);
+    post.near = Math.min(post.near, near);
+    post.far = Math.max(post.far, far);
+    post.height = Math.max(post.height ?? 0, f.top);
+  }
+  return posts;
 }
