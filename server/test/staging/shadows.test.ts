@@ -6,7 +6,7 @@ import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze
 import { pieceSize } from '../../src/staging/local/furniture.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
 import { footprint, layoutRoom, type Placement } from '../../src/staging/local/layout.ts';
-import { buildScene, renderFurniture, rugOutlines } from '../../src/staging/local/render.ts';
+import { buildScene, lampGlows, lampLight, renderFurniture, rugOutlines, type LampGlow } from '../../src/staging/local/render.ts';
 import type { RoomBox } from '../../src/staging/local/roombox.ts';
 import { computeRoomShadows, openingLights } from '../../src/staging/local/shadows.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
@@ -208,5 +208,34 @@ describe('differential shadows on the photo', () => {
       }
     }
     expect(seen).toBeGreaterThan(2);
+  });
+});
+
+describe("a lit lamp's light on the photo", () => {
+  it('finds each lit shade in the scene: where it stands, its size and its glow', () => {
+    const scene = buildScene([piece('sofa', 0, 5.45, Math.PI), piece('floorLamp', 1.4, 5.6)], 'modern', style, 'living_room', box.ceiling);
+    const lamps = lampGlows(scene);
+    expect(lamps).toHaveLength(1);
+    const lamp = lamps[0]!;
+    expect(lamp.x).toBeCloseTo(1.4, 1);
+    expect(lamp.z).toBeCloseTo(5.6, 1);
+    expect(lamp.radius).toBeGreaterThan(0.15);
+    expect(lamp.radius).toBeLessThan(0.3);
+    expect(lamp.top - lamp.bottom).toBeGreaterThan(0.2);
+    expect(lamp.glow).toBe(style.materials.shade.glow);
+    expect(lampGlows(buildScene([piece('sofa', 0, 5.45, Math.PI)], 'modern', style, 'living_room', box.ceiling))).toEqual([]);
+  });
+
+  it('lights the wall behind a shade: a scallop above it and below it, the cloth beside it, nothing out of reach or facing away', () => {
+    const lamp: LampGlow = { x: 0, z: 5.6, bottom: 1.2, top: 1.56, radius: 0.22, glow: 0.25 };
+    const wall = (x: number, y: number) => lampLight([lamp], x, y, 6, 0, 0, -1);
+    const above = wall(0, 1.9);
+    expect(above).toBeGreaterThan(0.08);
+    // Past the cone the rim allows, only the cloth's glow is left: the scallop has an edge.
+    expect(wall(0.9, 1.9)).toBeLessThan(above / 3);
+    expect(wall(0, 0.9)).toBeGreaterThan(0.08);
+    expect(wall(0, 1.38)).toBeGreaterThan(0.1);
+    expect(wall(3, 1.4)).toBe(0);
+    expect(lampLight([lamp], 0, 1.9, 6, 0, 0, 1)).toBe(0);
   });
 });

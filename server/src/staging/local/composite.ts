@@ -248,7 +248,7 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
     const mirror = reflection ? Math.min(reflection.height - 1, Math.floor(((y + 0.5) / lh) * reflection.height)) * reflection.width : 0;
     for (let x = 0; x < lw; x++) {
       const i = y * lw + x;
-      if (alp[i]! > 0 || shadow[i]! < 0.999) raw[i] = 1;
+      if (alp[i]! > 0 || Math.abs(shadow[i]! - 1) > 0.001) raw[i] = 1;
       else if (reflection && rx) {
         const ri = (mirror + rx[x]!) * 3;
         if (Math.abs(reflection.color[ri]!) + Math.abs(reflection.color[ri + 1]!) + Math.abs(reflection.color[ri + 2]!) > 1e-4) raw[i] = 1;

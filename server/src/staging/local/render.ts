@@ -496,7 +496,99 @@ export function applyCavity(s: RenderSetup, layer: RenderLayer): void {
   }
 }
 
-/** The multiplier for the photo's floor and walls (the furniture's shadows on them), per render pixel, written into `shadow`. */
+/** A lit lamp's shade: a drum of cloth open at both ends, in metres. */
+export interface LampGlow {
+  x: number;
+  z: number;
+  bottom: number;
+  top: number;
+  radius: number;
+  /** The cloth's glow, relative to the light on a white surface facing up (materials.ts). */
+  glow: number;
+}
+
+/** Glowing triangles this close (metres, across the floor) to a shade's middle are that shade's. */
+const SHADE_JOIN = 0.5;
+/** Farther than this (metres) from a shade's middle, its light on the room is lost in the daylight. */
+const LAMP_REACH = 2.5;
+/**
+ * The share of the room's light on a white surface facing up that reaches a wall, and the floor:
+ * what a lamp's light on them is measured against.
+ */
+const WALL_SHARE = 0.5;
+
+/** The lit shades among the scene's pieces: each cluster of triangles whose material glows. */
+export function lampGlows(scene: Scene): LampGlow[] {
+  const out: Array<LampGlow & { x0: number; x1: number; z0: number; z1: number }> = [];
+  const { positions: P, materials: M } = scene.mesh;
+  for (let t = 0; t < M.length; t++) {
+    const glow = scene.materials[M[t]!]!.m.glow ?? 0;
+    if (!(glow > 0)) continue;
+    const o = 9 * t;
+    const cx = (P[o]! + P[o + 3]! + P[o + 6]!) / 3;
+    const cz = (P[o + 2]! + P[o + 5]! + P[o + 8]!) / 3;
+    let lamp = out.find((l) => Math.hypot(l.x - cx, l.z - cz) < SHADE_JOIN);
+    if (!lamp) {
+      lamp = { x: cx, z: cz, bottom: Infinity, top: -Infinity, radius: 0, glow, x0: Infinity, x1: -Infinity, z0: Infinity, z1: -Infinity };
+      out.push(lamp);
+    }
+    for (let k = 0; k < 9; k += 3) {
+      lamp.x0 = Math.min(lamp.x0, P[o + k]!);
+      lamp.x1 = Math.max(lamp.x1, P[o + k]!);
+      lamp.z0 = Math.min(lamp.z0, P[o + k + 2]!);
+      lamp.z1 = Math.max(lamp.z1, P[o + k + 2]!);
+      lamp.bottom = Math.min(lamp.bottom, P[o + k + 1]!);
+      lamp.top = Math.max(lamp.top, P[o + k + 1]!);
+    }
+    lamp.x = (lamp.x0 + lamp.x1) / 2;
+    lamp.z = (lamp.z0 + lamp.z1) / 2;
+    lamp.radius = Math.max(lamp.x1 - lamp.x0, lamp.z1 - lamp.z0) / 2;
+  }
+  return out.map(({ x, z, bottom, top, radius, glow }) => ({ x, z, bottom, top, radius, glow }));
+}
+
+/**
+ * The light lit shades add to a point of the photo's walls or floor with normal (nx, ny, nz),
+ * relative to the room's light there. The cloth glows as a sphere of the shade's radius would;
+ * the bulb shines out of each open end, lit inside at twice the cloth's glow as the shader has
+ * it, within the cone the rim allows, so a wall shows the bright scallop above a shade. The
+ * furniture is not tested in between: past a piece, the light is a few per cent.
+ */
+export function lampLight(lamps: LampGlow[], px: number, py: number, pz: number, nx: number, ny: number, nz: number): number {
+  let e = 0;
+  for (const l of lamps) {
+    const mid = (l.bottom + l.top) / 2;
+    const dx = l.x - px;
+    const dy = mid - py;
+    const dz = l.z - pz;
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 > LAMP_REACH * LAMP_REACH) continue;
+    const r2 = l.radius * l.radius;
+    const facing = (dx * nx + dy * ny + dz * nz) / Math.sqrt(d2);
+    // The outside's glow falls from 1 face on to 0.7 at the outline: 0.85 on the whole.
+    if (facing > 0) e += (0.85 * l.glow * r2 * facing) / Math.max(d2, 1.5 * r2);
+    // Out of the end the point faces: the ray from the bulb must pass inside the rim.
+    const end = py > l.top ? l.top : py < l.bottom ? l.bottom : NaN;
+    if (Number.isNaN(end)) continue;
+    const across = Math.hypot(px - l.x, pz - l.z) * Math.abs((end - mid) / (py - mid));
+    const inside = smoothstep(1.15, 0.85, across / Math.max(l.radius, 1e-3));
+    if (inside <= 0) continue;
+    const ex = l.x - px;
+    const ey = end - py;
+    const ez = l.z - pz;
+    const t2 = ex * ex + ey * ey + ez * ez;
+    const t = Math.sqrt(t2);
+    const out = Math.abs(ey) / t;
+    const recv = (ex * nx + ey * ny + ez * nz) / t;
+    if (recv > 0) e += (2 * l.glow * r2 * out * recv * inside) / Math.max(t2, r2);
+  }
+  return e / (ny > 0.5 ? 1 : WALL_SHARE);
+}
+
+/**
+ * The multiplier for the photo's floor and walls per render pixel, written into `shadow`: the
+ * furniture's shadows on them, and the light of its lit shades (above 1 where that outweighs).
+ */
 export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
   const { cam, width, height } = s;
   const { left, right, back } = s.room.box;
@@ -505,6 +597,8 @@ export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
   // What the photo shows through a door or window (the next room's floor, the view) is not the
   // wall: the furniture's shadow on the wall stops at the opening.
   const openings = s.room.openings;
+  const lamps = lampGlows(s.scene);
+  const ceiling = s.room.box.ceiling;
   shadow.fill(1);
   // Each pixel's ray meets the room box's floor or one of its walls (the camera stands inside
   // the box), with the ray inlined as this runs per pixel.
@@ -526,16 +620,23 @@ export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
       const tb = dz > 1e-9 ? back / dz : Infinity;
       let f = 1;
       if (tf <= ts && tf <= tb) {
-        if (tf < Infinity) f = floorShadow.at(dx * tf, dz * tf);
+        if (tf < Infinity) {
+          f = floorShadow.at(dx * tf, dz * tf);
+          if (lamps.length) f += lampLight(lamps, dx * tf, 0, dz * tf, 0, 1, 0);
+        }
       } else if (ts <= tb) {
         const g = dx < 0 ? walls.left : walls.right;
-        if (g) f = g.at(dz * ts, eyeHeight + dy * ts);
-        if (f < 1 && inOpening(openings, dx < 0 ? 'left' : 'right', dz * ts, eyeHeight + dy * ts)) f = 1;
-      } else if (walls.back) {
-        f = walls.back.at(dx * tb, eyeHeight + dy * tb);
-        if (f < 1 && inOpening(openings, 'back', dx * tb, eyeHeight + dy * tb)) f = 1;
+        const y = eyeHeight + dy * ts;
+        if (g) f = g.at(dz * ts, y);
+        if (inOpening(openings, dx < 0 ? 'left' : 'right', dz * ts, y)) f = 1;
+        else if (lamps.length && y < ceiling) f += lampLight(lamps, dx * ts, y, dz * ts, dx < 0 ? 1 : -1, 0, 0);
+      } else if (tb < Infinity) {
+        const y = eyeHeight + dy * tb;
+        if (walls.back) f = walls.back.at(dx * tb, y);
+        if (inOpening(openings, 'back', dx * tb, y)) f = 1;
+        else if (lamps.length && y < ceiling) f += lampLight(lamps, dx * tb, y, back, 0, 0, -1);
       }
-      if (f < 1) shadow[v * width + u] = f;
+      if (f !== 1) shadow[v * width + u] = f;
     }
   }
 }
