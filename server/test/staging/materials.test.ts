@@ -1431,3 +1431,33 @@ describe('a sling', () => {
     expect(nearest).toBeCloseTo(0.006, 4);
   });
 });
+
+describe('wall art', () => {
+  it("paints the luxury marbled abstract in pools with crisp edges and gold veins, not blurred, the same every time", () => {
+    const pm = prepare(STYLE_DEFS.luxury.materials.art);
+    const dark = luminance(...pm.c1);
+    const light = luminance(...pm.c2);
+    const out: Vec3 = [0, 0, 0];
+    const again: Vec3 = [0, 0, 0];
+    let between = 0;
+    let veins = 0;
+    let n = 0;
+    for (let y = -0.3; y <= 0.3; y += 0.004) {
+      for (let x = -0.45; x <= 0.45; x += 0.004) {
+        albedo(pm, x, y, 0, 7, out);
+        albedo(pm, x, y, 0, 7, again);
+        expect(again).toEqual(out);
+        n++;
+        if (Math.hypot(out[0] - pm.c3[0], out[1] - pm.c3[1], out[2] - pm.c3[2]) < 0.15) {
+          veins++;
+          continue;
+        }
+        const s = (luminance(...out) - dark) / (light - dark);
+        if (s > 0.2 && s < 0.8) between++;
+      }
+    }
+    // Blended over a wide band (a fifth of the canvas between the two tones), it read as a print out of focus.
+    expect(between / n).toBeLessThan(0.08);
+    expect(veins / n).toBeGreaterThan(0.01);
+  });
+});

@@ -600,10 +600,12 @@ function artPattern(pm: PreparedMaterial, x: number, y: number, seed: number, ou
       break;
     }
     default: {
-      // Soft marbled abstract.
-      t = fbm3(x * 3, y * 3, 0, seed, 4);
-      t = smoothstep(0.45, 0.7, t);
-      u = smoothstep(0.62, 0.8, fbm3(x * 5 + 3, y * 5, 0, seed + 4, 3));
+      // Marbled abstract: pools of colour with crisp, ragged edges and fine gold veins. Blended
+      // over a wide band, the pools read as a print out of focus, not as paint.
+      const warp = fbm3(x * 2, y * 2, 0, seed + 7, 3) * 1.5;
+      t = smoothstep(0.53, 0.56, fbm3(x * 3 + warp, y * 3, 0, seed, 6));
+      const vein = Math.abs(fbm3(x * 5 + warp, y * 5 - warp, 0, seed + 4, 5) - 0.5);
+      u = smoothstep(0.01, 0.003, vein) * (0.6 + 0.4 * fbm3(x * 9, y * 9, 0, seed + 9, 2));
     }
   }
   mix3(c1, c2, clamp(t, 0, 1), out);
