@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { STYLES } from '@roomstager/contracts';
 import { describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE } from '../../src/staging/local/analyze.ts';
+import { CLIPPED_GAIN } from '../../src/staging/local/floor-light.ts';
 import { compositeOnto, estimateEdgeBlur, type ClippedFloor } from '../../src/staging/local/composite.ts';
 import { decodeImage, fitSize, resizeRgb, SRGB_TO_LINEAR } from '../../src/staging/local/image.ts';
 import { layoutRoom } from '../../src/staging/local/layout.ts';
@@ -727,7 +728,7 @@ describe('compositing a smooth gradient', () => {
 });
 
 describe('compositing a shadow over a clipped sun patch', () => {
-  it("darkens it to the floor's own colour, not to grey, and leaves unclipped floor and walls as they were", () => {
+  it("darkens it to the floor's own colour, not to grey, as far as the sun it stands for allows, and leaves unclipped floor and walls as they were", () => {
     const [width, height] = [64, 64];
     // Wood in shade on the left, a sun patch the camera clipped on the right.
     const wood = [200, 130, 70];
@@ -746,8 +747,14 @@ describe('compositing a shadow over a clipped sun patch', () => {
     // Without the floor's colour the patch turns grey; with it, it is the wood in shade.
     expect(ratio(pixel(plain, 48))).toBeLessThan(1.2);
     expect(ratio(pixel(onFloor, 48))).toBeGreaterThan(2);
+    // The patch stands for floor CLIPPED_GAIN times brighter than it shows (floor-light.ts), so
+    // the shadow leaves it that much brighter than the same shadow over a white wall.
     const lum = (p: number[]) => 0.2126 * linear(p[0]!) + 0.7152 * linear(p[1]!) + 0.0722 * linear(p[2]!);
-    expect(Math.abs(lum(pixel(onFloor, 48)) / lum(pixel(plain, 48)) - 1)).toBeLessThan(0.1);
+    expect(Math.abs(lum(pixel(onFloor, 48)) / lum(pixel(plain, 48)) / CLIPPED_GAIN - 1)).toBeLessThan(0.1);
+    // A light shadow leaves it clipped, as the camera would still see it; on a wall it darkens.
+    const light = bareRender(0.7);
+    expect(pixel(compositeOnto(make(), light, grade, 1, floor(true)).data, 48)).toEqual(sun);
+    expect(lum(pixel(compositeOnto(make(), light, grade, 1, floor(false)).data, 48))).toBeLessThan(0.8 * lum(sun));
     // Unclipped floor, and a clipped wall, darken as before.
     expect(pixel(onFloor, 16)).toEqual(pixel(plain, 16));
     expect(Buffer.from(onWall).equals(Buffer.from(plain))).toBe(true);

@@ -1,4 +1,5 @@
 import type { RoomModel } from './analyze.ts';
+import { CLIPPED_GAIN } from './floor-light.ts';
 import { SRGB_TO_LINEAR, linearToSrgb8, type RgbImage } from './image.ts';
 import { mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow, type Segment } from './lines.ts';
@@ -329,7 +330,14 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
         const c0 = col[i00 * 3]! * w00 + col[i10 * 3]! * w10 + col[i01 * 3]! * w01 + col[i11 * 3]! * w11;
         const c1 = col[i00 * 3 + 1]! * w00 + col[i10 * 3 + 1]! * w10 + col[i01 * 3 + 1]! * w01 + col[i11 * 3 + 1]! * w11;
         const c2 = col[i00 * 3 + 2]! * w00 + col[i10 * 3 + 2]! * w10 + col[i01 * 3 + 2]! * w01 + col[i11 * 3 + 2]! * w11;
-        const keep = (1 - a) * s;
+        // A clipped floor pixel stands for floor up to CLIPPED_GAIN times brighter, as the floor's
+        // light has it (floor-light.ts): in a light shadow it stays white, as the camera would
+        // still clip it, and only a deeper one shows it darker. Darkened as it shows, a faint
+        // shadow turned a sun stripe grey, and a full one left it half as bright as the floor in shade.
+        const clipped = floor && s < 0.98 ? smoothstep(CLIPPED[0], CLIPPED[1], Math.max(r, g, b)) : 0;
+        const sunlit = clipped > 0 && floor!.at(x, y) ? clipped : 0;
+        const seen = sunlit > 0 ? Math.min(1, s * (1 + (CLIPPED_GAIN - 1) * sunlit)) : s;
+        const keep = (1 - a) * seen;
         let m0 = 0;
         let m1 = 0;
         let m2 = 0;
@@ -360,11 +368,10 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
           lg += m1;
           lb += m2;
         }
-        const clipped = floor && s < 0.98 ? smoothstep(CLIPPED[0], CLIPPED[1], Math.max(r, g, b)) : 0;
-        if (floor && lend && clipped > 0 && floor.at(x, y)) {
+        if (floor && lend && sunlit > 0 && seen < 1) {
           // As dark as the shadow makes it, in the floor's colour and with the grain of the floor
           // beside the patch, the more so the deeper the shadow.
-          const w = clipped * smoothstep(0, 0.5, 1 - s);
+          const w = sunlit * smoothstep(0, 0.5, 1 - seen);
           const k = luminance(lr, lg, lb) / floorLum;
           const grain = lend.at(x);
           lr += (grain[0] * k - lr) * w;

@@ -96,9 +96,10 @@ function wallMedian(cam: Camera, color: ColorPlanes): number {
  * A floor pixel at clipping says only that the floor there is at least that bright: sun on a
  * floor is several times the sky's light, and a sun patch the camera clipped is taken as this
  * much brighter than its pixels (ramped in from CLIP_FROM, so the patch has no seam). Without
- * it a rug laid across clipped sun stripes showed them at half their strength.
+ * it a rug laid across clipped sun stripes showed them at half their strength. The composite
+ * darkens such pixels on the same assumption (composite.ts).
  */
-const CLIPPED_GAIN = 2;
+export const CLIPPED_GAIN = 2;
 const CLIP_FROM = 0.9;
 const CLIP_AT = 0.98;
 
