@@ -335,7 +335,7 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
         // still clip it, and only a deeper one shows it darker. Darkened as it shows, a faint
         // shadow turned a sun stripe grey, and a full one left it half as bright as the floor in shade.
         const clipped = floor && s < 0.98 ? smoothstep(CLIPPED[0], CLIPPED[1], Math.max(r, g, b)) : 0;
-        const sunlit = clipped > 0 && floor!.at(x, y) ? clipped : 0;
+        const sunlit = floor && clipped > 0 && floor.at(x, y) ? clipped : 0;
         const seen = sunlit > 0 ? Math.min(1, s * (1 + (CLIPPED_GAIN - 1) * sunlit)) : s;
         const keep = (1 - a) * seen;
         let m0 = 0;
@@ -368,7 +368,7 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
           lg += m1;
           lb += m2;
         }
-        if (floor && lend && sunlit > 0 && seen < 1) {
+        if (lend && sunlit > 0 && seen < 1) {
           // As dark as the shadow makes it, in the floor's colour and with the grain of the floor
           // beside the patch, the more so the deeper the shadow.
           const w = sunlit * smoothstep(0, 0.5, 1 - seen);

@@ -333,18 +333,18 @@ function detectPosts(cam: Camera, box: RoomBox, c: ColorPlanes, cells: FloorCell
     return d / (3 * w);
   };
   const onFloor = (u: number, v: number) => {
-    const q = Math.floor(u / CELL);
-    const r = Math.floor(v / CELL);
-    return q < cells.cols && r < cells.rows && cells.state[r * cells.cols + q] === 1;
+    const col = Math.floor(u / CELL);
+    const row = Math.floor(v / CELL);
+    return col < cells.cols && row < cells.rows && cells.state[row * cells.cols + col] === 1;
   };
   // Feet are sought only as high as the floor reaches.
-  let top = 0;
-  while (top < cells.rows && !cells.state.subarray(top * cells.cols, (top + 1) * cells.cols).includes(1)) top++;
-  const lowest = top * CELL;
+  let firstRow = 0;
+  while (firstRow < cells.rows && !cells.state.subarray(firstRow * cells.cols, (firstRow + 1) * cells.cols).includes(1)) firstRow++;
+  const lowest = firstRow * CELL;
   const feet: Array<{ x: number; z: number; half: number; top: number }> = [];
   const widest = POST_STRIPS[POST_STRIPS.length - 1]!;
   for (const w of POST_STRIPS) {
-    for (let u = 3; u + w + 2 < width && u < width - widest - 2; u++) {
+    for (let u = 3; u < width - widest - 2; u++) {
       let v = height - 3;
       while (v > lowest) {
         // Every other row, as a post is several rows tall; its foot is then found to the row.

@@ -595,7 +595,8 @@ export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
   const floorShadow = s.floor.floor;
   const walls = wallShadows(s.caster);
   // What the photo shows through a door or window (the next room's floor, the view) is not the
-  // wall: the furniture's shadow on the wall stops at the opening.
+  // wall: the furniture's shadow and a lamp's light on the wall stop at the opening, which is
+  // sought only where either falls, as this runs per pixel.
   const openings = s.room.openings;
   const lamps = lampGlows(s.scene);
   const ceiling = s.room.box.ceiling;
@@ -628,12 +629,12 @@ export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
         const g = dx < 0 ? walls.left : walls.right;
         const y = eyeHeight + dy * ts;
         if (g) f = g.at(dz * ts, y);
-        if (inOpening(openings, dx < 0 ? 'left' : 'right', dz * ts, y)) f = 1;
+        if ((f < 1 || lamps.length) && inOpening(openings, dx < 0 ? 'left' : 'right', dz * ts, y)) f = 1;
         else if (lamps.length && y < ceiling) f += lampLight(lamps, dx * ts, y, dz * ts, dx < 0 ? 1 : -1, 0, 0);
       } else if (tb < Infinity) {
         const y = eyeHeight + dy * tb;
         if (walls.back) f = walls.back.at(dx * tb, y);
-        if (inOpening(openings, 'back', dx * tb, y)) f = 1;
+        if ((f < 1 || lamps.length) && inOpening(openings, 'back', dx * tb, y)) f = 1;
         else if (lamps.length && y < ceiling) f += lampLight(lamps, dx * tb, y, back, 0, 0, -1);
       }
       if (f !== 1) shadow[v * width + u] = f;
