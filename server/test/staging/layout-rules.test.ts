@@ -295,7 +295,7 @@ describe("a stager's layout on the fixture photos", () => {
     // the modern and traditional groups have their own armchair beside the table, and the
     // closing one stood beside it, level, the same chair twice.
     const loft = rooms.get(LOFT)!;
-    const clear: RoomModel = { ...loft, obstacles: loft.obstacles.filter((o) => o.height === undefined) };
+    const clear: RoomModel = { ...loft, obstacles: loft.obstacles.filter((o) => o.kind !== 'post') };
     for (const [name, room] of [...rooms, ['loft without its stubs', clear] as const]) {
       for (const style of STYLES) {
         for (const [k, placed] of layoutVariations(room, 'living_room', [0, 1, 2].map((v) => variationSet(style, v, 'listing-1', 0).def)).entries()) {
@@ -440,7 +440,10 @@ describe("a stager's layout on the fixture photos", () => {
   });
 
   it('lets a piece well in front of a doorway hide part of it in the photo, as it would not stand before one a metre behind it', () => {
-    const room = rooms.get(LOFT)!;
+    // The loft without its pillar, which stands before this part of its floor in the photo: the
+    // rule tried here is the doorway's.
+    const loft = rooms.get(LOFT)!;
+    const room: RoomModel = { ...loft, obstacles: loft.obstacles.filter((o) => o.kind !== 'pillar') };
     // The dark doorway under the loft's mezzanine, some 14 m away.
     const door = room.openings.find((o) => o.wall === 'back' && o.kind === 'door')!;
     expect(door).toBeDefined();
@@ -462,7 +465,9 @@ describe("a stager's layout on the fixture photos", () => {
           expect(piece, `${name} ${style} ${kind}`).toBeDefined();
           const [fx, fz] = facing(piece!);
           const back = toWall(room, piece!.x - (fx * piece!.size.d) / 2, piece!.z - (fz * piece!.size.d) / 2);
-          if (kind === 'bed' || back < 0.2) {
+          // The loft's walls take no bed: the floor by its glass walls lies behind its pillar in
+          // the photo, by its right wall the planter and the pipe stubs stand. There it floats.
+          if ((kind === 'bed' && name !== LOFT) || back < 0.2) {
             expect(back, `${name} ${style} ${kind}`).toBeLessThan(0.2);
             continue;
           }
@@ -603,10 +608,13 @@ describe("a stager's layout on the fixture photos", () => {
       for (const style of STYLES) {
         const placed = layoutRoom(room, 'office', STYLE_DEFS[style]);
         const kinds = placed.map((p) => p.kind);
-        expect(kinds, `${name} ${style}`).toEqual(expect.arrayContaining(['desk', 'officeChair', 'rug']));
+        expect(kinds, `${name} ${style}`).toEqual(expect.arrayContaining(['desk', 'officeChair']));
         if (name === 'rooms/empty-open-plan-living-dining.jpg') expect(kinds, `${name} ${style}`).toContain('shelf');
-        // The chair stands on the rug, which runs on under the desk.
-        const rug = placed.find((p) => p.kind === 'rug')!;
+        // The chair stands on the rug, which runs on under the desk. In the loft a rug that long
+        // lies clear of the pipe stubs (and of being hidden by them) only in some styles' places.
+        const rug = placed.find((p) => p.kind === 'rug');
+        if (name !== LOFT) expect(rug, `${name} ${style}`).toBeDefined();
+        if (!rug) continue;
         const on = (p: Placement) => {
           const [dx, dz] = [p.x - rug.x, p.z - rug.z];
           const [c, sn] = [Math.cos(rug.yaw), Math.sin(rug.yaw)];

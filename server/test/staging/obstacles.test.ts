@@ -5,7 +5,7 @@ import { STYLES } from '@roomstager/contracts';
 import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from '../../src/staging/local/analyze.ts';
 import { barStoolBack } from '../../src/staging/local/furniture.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
-import { footprint, layoutRoom, layoutVariations, obstacleZone, onCounter, polygonsOverlap, violation } from '../../src/staging/local/layout.ts';
+import { footprint, layoutRoom, layoutVariations, obstacleZone, onCounter, polygonsOverlap, violation, type Placement } from '../../src/staging/local/layout.ts';
 import { variationSet } from '../../src/staging/local/set.ts';
 import type { Obstacle } from '../../src/staging/local/obstacles.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
@@ -123,7 +123,7 @@ describe('posts', async () => {
   const photo = await decodeImage(readFileSync(fileURLToPath(new URL('../fixtures/found/loft-under-construction.jpg', import.meta.url))));
   const size = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
   const loft = analyseRoom(await resizeRgb(photo, size.width, size.height));
-  const posts = loft.obstacles.filter((o) => o.height !== undefined);
+  const posts = loft.obstacles.filter((o) => o.kind === 'post');
 
   it("finds the loft's pipe stubs, each a small footprint with its height", () => {
     const found = STUB_FEET.filter(([u, v]) =>
@@ -158,4 +158,78 @@ describe('posts', async () => {
       }
     }
   });
+});
+
+const pillars: Array<[string, SyntheticRoom]> = [
+  ['left of centre', { ...DEFAULT_SYNTHETIC, pillar: { x: -0.6, z: 3.5, side: 0.4 } }],
+  ['right of centre, deeper', { ...DEFAULT_SYNTHETIC, pillar: { x: 0.9, z: 4.2, side: 0.5 } }],
+  ['near the left wall, camera turned left', { ...DEFAULT_SYNTHETIC, yaw: -0.15, pillar: { x: -1.0, z: 2.8, side: 0.35 } }],
+  ['white on white', { ...DEFAULT_SYNTHETIC, ...white, pillar: { x: 0.5, z: 3.2, side: 0.4 } }],
+];
+
+/** The photo's pixels a piece covers, roughly: the box round its footprint from the floor to its top. */
+function pieceImageBox(room: RoomModel, p: Placement) {
+  const pts = footprint(p).flatMap(([x, z]) => [room.camera.project([x, p.lift, z]), room.camera.project([x, p.lift + p.size.h, z])]);
+  return { u0: Math.min(...pts.map((q) => q.u)), u1: Math.max(...pts.map((q) => q.u)), v0: Math.min(...pts.map((q) => q.v)), v1: Math.max(...pts.map((q) => q.v)) };
+}
+
+describe('pillars', async () => {
+  it.each(pillars)('finds a pillar standing in a synthetic room (%s), to 10 cm, as tall as the room', async (_name, truth) => {
+    const room = await analyse(truth);
+    const k = truth.pillar!;
+    expect(room.obstacles).toHaveLength(1);
+    const o = room.obstacles[0]!;
+    expect(o.kind).toBe('pillar');
+    expect(Math.abs(o.near - (k.z - k.side / 2))).toBeLessThan(0.1);
+    expect(Math.abs(o.left - (k.x - k.side / 2))).toBeLessThan(0.1);
+    expect(Math.abs(o.right - (k.x + k.side / 2))).toBeLessThan(0.1);
+    expect(o.height).toBeGreaterThan(truth.ceiling - 0.1);
+  });
+
+  it.each(pillars)('stands nothing on a synthetic pillar or behind it, in any style (%s)', async (_name, truth) => {
+    const room = await analyse(truth);
+    const k = truth.pillar!;
+    // The pillar's true outline in the photo at the analysis size.
+    const corners = [-1, 1].flatMap((sx) => [-1, 1].flatMap((sz) => [0, truth.ceiling].map((y) => room.camera.project([k.x + (sx * k.side) / 2, y, k.z + (sz * k.side) / 2]))));
+    const u0 = Math.min(...corners.map((q) => q.u));
+    const u1 = Math.max(...corners.map((q) => q.u));
+    const zone: Array<[number, number]> = [[k.x - k.side / 2, k.z - k.side / 2], [k.x + k.side / 2, k.z - k.side / 2], [k.x + k.side / 2, k.z + k.side / 2], [k.x - k.side / 2, k.z + k.side / 2]];
+    for (const style of STYLES) {
+      const placed = layoutRoom(room, 'living_room', STYLE_DEFS[style]);
+      expect(placed.some((p) => p.kind === 'sofa')).toBe(true);
+      for (const p of placed) {
+        if (p.kind === 'art') continue;
+        expect(polygonsOverlap(footprint(p), zone), `${style} ${p.kind} on the pillar`).toBe(false);
+        if (!footprint(p).some(([, z]) => z > k.z - k.side / 2)) continue;
+        const b = pieceImageBox(room, p);
+        expect(b.u1 <= u0 || b.u0 >= u1, `${style} ${p.kind} drawn across the pillar it stands behind`).toBe(true);
+      }
+    }
+  });
+
+  it("finds the loft's concrete pillar, whose foot stands in sun, and keeps every group out from behind it", async () => {
+    const photo = await decodeImage(readFileSync(fileURLToPath(new URL('../fixtures/found/loft-under-construction.jpg', import.meta.url))));
+    const size = fitSize(photo.width, photo.height, ANALYSIS_LONG_SIDE);
+    const loft = analyseRoom(await resizeRgb(photo, size.width, size.height));
+    const found = loft.obstacles.filter((o) => o.kind === 'pillar');
+    expect(found).toHaveLength(1);
+    const o = found[0]!;
+    // Its faces span columns 72-116 of the photo at this size, its foot on rows 311-316.
+    const l = loft.camera.project([o.left, 0, o.near]);
+    const r = loft.camera.project([o.right, 0, o.near]);
+    expect(Math.abs(l.u - 72)).toBeLessThan(6);
+    expect(Math.abs(r.u - 116)).toBeLessThan(6);
+    expect(Math.abs((l.v + r.v) / 2 - 313)).toBeLessThan(6);
+    for (const style of STYLES) {
+      const sets = [0, 1, 2].map((k) => variationSet(style, k, 'listing-1', 0).def);
+      for (const placed of layoutVariations(loft, 'living_room', sets)) {
+        for (const p of placed) {
+          if (p.kind === 'art' || !footprint(p).some(([, z]) => z > o.near)) continue;
+          const b = pieceImageBox(loft, p);
+          expect(b.u1 <= 72 || b.u0 >= 116, `${style} ${p.kind} drawn across the pillar`).toBe(true);
+        }
+      }
+    }
+  });
+
 });

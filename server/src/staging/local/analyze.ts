@@ -839,7 +839,7 @@ export function analyseRoom(img: RgbImage): RoomModel {
   const sharp = toPlanes(img, 0).color;
   const radiance = estimateRadiance(camera, box, walls, openings, color, floorColor, ceiling, radianceCentre(box), sharp);
   const counters = detectCounters(camera, box, color, walls, openings, floorColor);
-  const obstacles = detectObstacles(camera, box, color, sharp, counters, floorColor, floorGloss);
+  const obstacles = detectObstacles(camera, box, color, sharp, segments, counters, floorColor, floorGloss);
   return {
     camera,
     box,

@@ -499,7 +499,16 @@ function officeGroup({ size, artLift }: RecipeContext): Group {
   return {
     anchor: 'desk',
     slots: [
-      { kind: 'rug', along: 0, out: 0.05 + rugD / 2, yaw: 0, weight: 2, size: { ...size('rug'), w: desk.w + 0.7, d: rugD } },
+      {
+        kind: 'rug',
+        along: 0,
+        out: 0.05 + rugD / 2,
+        yaw: 0,
+        weight: 2,
+        size: { ...size('rug'), w: desk.w + 0.7, d: rugD },
+        // Where that meets something standing on the floor, one just wider than the desk.
+        fallback: { kind: 'rug', along: 0, out: 0.05 + rugD / 2, yaw: 0, weight: 2, size: { ...size('rug'), w: desk.w + 0.3, d: rugD } },
+      },
       { kind: 'desk', along: 0, out: desk.d / 2 + 0.03, yaw: 0, weight: 10 },
       { kind: 'officeChair', along: 0.05, out: desk.d + 0.2, yaw: Math.PI + 0.25, weight: 4 },
       { kind: 'shelf', along: shelfAlong, out: shelf.d / 2 + 0.02, yaw: 0, weight: 3, alternatives: [-shelfAlong] },
@@ -1011,7 +1020,15 @@ function layoutCandidates(room: RoomModel, roomType: RoomType, style: StyleDef, 
       }
     }
   }
-  if (roomType === 'living_room') out.push(...floatingGroups(room, group, style, zTarget));
+  // A desk may float too, facing into the room, scored against the walls' desks (which keep their shelf).
+  if (roomType === 'living_room' || roomType === 'office') out.push(...floatingGroups(room, group, style, zTarget));
+  // A table floats where no wall takes it within reach of the mid-ground: an open floor whose
+  // walls are glass, far, or hidden behind a pillar, as a stager would in a loft. A bed keeps
+  // its headboard to a wall wherever one takes it.
+  else if (roomType !== 'bedroom' && !out.some((c) => anchorDepth(room, c, group.anchor) <= zTarget + FAR_WALL)) {
+    const floating = floatingGroups(room, group, style, zTarget);
+    if (floating.length) return floating;
+  }
   if (out.length) return out;
   return [{ placed: floatingLayout(room, group, style, zTarget), score: 0 }];
 }
@@ -1023,6 +1040,17 @@ function depthCost(depth: number, zTarget: number): number {
 
 /** Clear floor a floating group keeps on both sides and behind it, to walk around it. */
 const PASSAGE = 0.9;
+/** Past the target depth by this much (metres), a wall's group leaves the photo's middle empty. */
+const FAR_WALL = 2;
+/** Sizes a floating group is tried at, largest first. */
+const FLOATING_SHRINK = [1, 0.85];
+/** Pieces that stand only against a wall: a floating group goes without them (a sideboard stands behind it as a console). */
+const WALL_BOUND: PieceKind[] = ['art', 'shelf'];
+
+function anchorDepth(room: RoomModel, c: Candidate, anchor: PieceKind): number {
+  const main = c.placed.find((p) => p.kind === anchor);
+  return main ? room.camera.toCamera([main.x, 0, main.z])[2] : Infinity;
+}
 /** A floating group is a stager's second choice: a sofa against a wall is steadier in the photo. */
 const FLOATING_COST = 1.0;
 
@@ -1036,25 +1064,38 @@ function floatingGroups(room: RoomModel, group: Group, style: StyleDef, zTarget:
   const { left, right, back } = room.box;
   const anchorSlot = group.slots.find((s) => s.kind === group.anchor);
   if (!anchorSlot) return [];
-  const anchor = anchorSlot.size ?? pieceSize(group.anchor, style);
-  if (right - left < anchor.w + 2 * PASSAGE) return [];
-  const standing: Group = { anchor: group.anchor, slots: group.slots.filter((s) => s.kind !== 'art') };
   const unhung = group.slots.reduce((sum, s) => sum + (s.kind === 'art' ? s.weight : 0), 0);
   const cam = room.camera;
   // In place of a wall's evidence: how surely the floor was found, from all the walls' floor lines.
   const sureFloor = (4 * (room.box.evidence.left + room.box.evidence.right + room.box.evidence.back)) / 3;
   const out: Candidate[] = [];
-  for (let z = zTarget - 0.5; z <= Math.min(zTarget + 1.5, back - PASSAGE); z += 0.25) {
-    for (let x = left + PASSAGE + anchor.w / 2; x <= right - PASSAGE - anchor.w / 2 + 1e-9; x += 0.25) {
-      for (const mirror of [1, -1]) {
-        const r = placeGroup(room, standing, { x, z, yaw: Math.PI }, style, mirror);
-        const main = r?.placed.find((p) => p.kind === group.anchor);
-        if (!r || !main) continue;
-        const depth = cam.toCamera([main.x, 0, main.z])[2];
-        // Centred in the photo, as a stager frames the group; the frame's edge cuts no sofa arm.
-        const box = imageBox(room, main);
-        const offCentre = box ? Math.abs((box.u0 + box.u1) / 2 - cam.p.width / 2) / cam.p.width : 0.5;
-        out.push({ placed: r.placed, score: r.score - depthCost(depth, zTarget) - 3 * offCentre + sureFloor + unhung - FLOATING_COST });
+  // Near the target depth in fine steps; further back in coarser ones, where the depth's cost
+  // lets a group win only when the floor nearer holds too little of it (a loft's pipe stubs).
+  const depths: number[] = [];
+  for (let z = zTarget - 0.5; z <= Math.min(zTarget + 1.5, back - PASSAGE); z += 0.25) depths.push(z);
+  for (let z = zTarget + 2; z <= back - PASSAGE; z += 0.5) depths.push(z);
+  // Where the group fits nowhere at full size (a floor broken up by posts and a pillar), it is tried smaller.
+  for (const shrink of FLOATING_SHRINK) {
+    const anchor = scaleSize(anchorSlot.size ?? pieceSize(group.anchor, style), shrink);
+    if (out.length || right - left < anchor.w + 2 * PASSAGE) break;
+    const standing: Group = {
+      anchor: group.anchor,
+      slots: group.slots
+        .filter((s) => !WALL_BOUND.includes(s.kind))
+        .map((s) => (shrink === 1 ? s : { ...s, along: s.along * shrink, out: s.out * shrink, size: scaleSize(s.size ?? pieceSize(s.kind, style), shrink) })),
+    };
+    for (const z of depths) {
+      for (let x = left + PASSAGE + anchor.w / 2; x <= right - PASSAGE - anchor.w / 2 + 1e-9; x += 0.25) {
+        for (const mirror of [1, -1]) {
+          const r = placeGroup(room, standing, { x, z, yaw: Math.PI }, style, mirror);
+          const main = r?.placed.find((p) => p.kind === group.anchor);
+          if (!r || !main) continue;
+          const depth = cam.toCamera([main.x, 0, main.z])[2];
+          // Centred in the photo, as a stager frames the group; the frame's edge cuts no sofa arm.
+          const box = imageBox(room, main);
+          const offCentre = box ? Math.abs((box.u0 + box.u1) / 2 - cam.p.width / 2) / cam.p.width : 0.5;
+          out.push({ placed: r.placed, score: r.score - depthCost(depth, zTarget) - 3 * offCentre + sureFloor + unhung - FLOATING_COST });
+        }
       }
     }
   }

@@ -1,4 +1,5 @@
 import type { Camera } from './camera.ts';
+import type { Segment } from './lines.ts';
 import { counterEdge, MAX_HEIGHT, MIN_HEIGHT, WORKTOP, type Counter } from './counters.ts';
 import { colorDist, LineScorer, type ColorPlanes, type RoomBox } from './roombox.ts';
 import type { Vec3 } from './vec.ts';
@@ -12,7 +13,9 @@ export interface Obstacle {
   far: number;
   /** Worktop height for a kitchen island, null for anything else. */
   worktop: number | null;
-  /** How tall a post is, measured in the photo (detectPosts); absent for anything else. */
+  /** Found by its outline rather than its cells: a post (detectPosts) or a pillar (detectPillars). */
+  kind?: 'post' | 'pillar';
+  /** How tall a post or pillar is, measured in the photo; absent for anything else. */
   height?: number;
 }
 
@@ -164,9 +167,18 @@ const quantile = (a: number[], t: number) => a.slice().sort((p, q) => p - q)[Mat
  * edge 0.82-1 m up its near face makes it an island. Other candidates must stand up clearly (a
  * sharp foot line and a vertical side, 0.4 m or taller), and none count on glossy floors, where
  * mirrored windows look the same. Posts too thin for the cells are found on `sharp`, the
- * photo's unblurred colour (detectPosts).
+ * photo's unblurred colour (detectPosts), and pillars by their edges among `segments` (detectPillars).
  */
-export function detectObstacles(cam: Camera, box: RoomBox, c: ColorPlanes, sharp: ColorPlanes, counters: Counter[], floorRef: Vec3, gloss: number): Obstacle[] {
+export function detectObstacles(
+  cam: Camera,
+  box: RoomBox,
+  c: ColorPlanes,
+  sharp: ColorPlanes,
+  segments: Segment[],
+  counters: Counter[],
+  floorRef: Vec3,
+  gloss: number,
+): Obstacle[] {
   const cells = floorCells(cam, box, c, counters, floorRef);
   const { cols, rows, state } = cells;
   // Only the regions' cores count: cells with no floor among their eight neighbours. That
@@ -249,11 +261,127 @@ export function detectObstacles(cam: Camera, box: RoomBox, c: ColorPlanes, sharp
     if (h < 0.4 || Math.max(density([left, 0.05, near], [left, h, near]), density([right, 0.05, near], [right, h, near])) < MIN_LINE) continue;
     out.push({ left, right, near, far, worktop: null });
   }
+  out.push(...detectPillars(cam, box, c, segments, cells));
   // Strips by a larger obstacle are its own edges and grooves.
   const posts = detectPosts(cam, box, sharp, cells, gloss).filter(
     (p) => !out.some((o) => p.right > o.left - POST_BESIDE && p.left < o.right + POST_BESIDE && p.far > o.near - POST_BESIDE && p.near < o.far + POST_BESIDE),
   );
   return [...out, ...posts];
+}
+
+/**
+ * Pillars: uprights standing in the room from the floor to above the eye, such as a loft's
+ * concrete column, whose foot the floor's cells miss where sun or shade falls round it. Their
+ * edges are long segments pointing at the vertical vanishing point whose lower ends stand on
+ * the floor inside the box, clear of its walls (a door's jambs and a window's mullions stand on
+ * a wall). A reflection in the floor lies wholly below the horizon, so reaching above the eye
+ * also tells a pillar from a mirrored mullion, on glossy floors too. Without this a chair was
+ * drawn across a loft's pillar, in front of what hid it.
+ */
+/** Least length (pixels at the analysis size) of a pillar's edge. */
+const PILLAR_EDGE = 25;
+/** Least height (metres) an edge reaches at its foot's depth, and the clearance from the side and back walls. */
+const PILLAR_TALL = 1.2;
+const PILLAR_WALL_MARGIN = 0.6;
+const PILLAR_BACK_MARGIN = 1;
+/** Edges whose feet lie within this width (metres, at the nearer foot) are one pillar's, at least PILLAR_NARROWEST apart. */
+const PILLAR_WIDEST = 1.2;
+const PILLAR_NARROWEST = 0.1;
+/** Rows above an edge's lower end that give a pillar's colour, and how far (0..1 a channel) its foot departs from it. */
+const PILLAR_REF = 6;
+const PILLAR_FOOT = 0.06;
+
+/** Ends of broken pieces of one edge (where the wall's base crosses behind a pillar) this close in pixels join. */
+const PILLAR_GAP = 8;
+
+function detectPillars(cam: Camera, box: RoomBox, c: ColorPlanes, segments: Segment[], cells: FloorCells): Obstacle[] {
+  // The image direction of a world vertical through (u, v).
+  const upright = (u: number, v: number): [number, number] => {
+    const d = cam.rayDir(u, v);
+    const a = cam.project([d[0], cam.p.eyeHeight + d[1], d[2]]);
+    const b = cam.project([d[0], cam.p.eyeHeight + d[1] + 0.01, d[2]]);
+    const n = Math.hypot(b.u - a.u, b.v - a.v) || 1;
+    return [(b.u - a.u) / n, (b.v - a.v) / n];
+  };
+  // Segments along a world vertical (LSD fits lean a little where two edges run close), lower end first.
+  const pieces: Array<{ u: number; v: number; tu: number; tv: number }> = [];
+  for (const s of segments) {
+    const [u, v, tu, tv] = s.y1 > s.y2 ? [s.x1, s.y1, s.x2, s.y2] : [s.x2, s.y2, s.x1, s.y1];
+    const [du, dv] = upright(u, v);
+    if (Math.abs((tu - u) * dv - (tv - v) * du) <= 1.5 + 0.03 * s.length) pieces.push({ u, v, tu, tv });
+  }
+  // Pieces of one edge broken where something crosses behind it join, lowest first.
+  pieces.sort((a, b) => b.v - a.v);
+  const chains: Array<{ u: number; v: number; tu: number; tv: number }> = [];
+  for (const p of pieces) {
+    const chain = chains.find((e) => p.v >= e.tv - PILLAR_GAP && p.v <= e.tv + PILLAR_GAP && Math.abs(p.u - e.tu) <= 2);
+    if (!chain) chains.push({ ...p });
+    else if (p.tv < chain.tv) [chain.tu, chain.tv] = [p.tu, p.tv];
+  }
+  const edges: Array<{ u: number; v: number; top: number; tip: number }> = [];
+  for (const { u, v, tu, tv } of chains) {
+    if (v - tv < PILLAR_EDGE || tv > cam.horizonAt(tu)) continue;
+    const p = cam.floorPoint(u, v);
+    if (!p || p[2] < 0.5 || p[0] < box.left + PILLAR_WALL_MARGIN || p[0] > box.right - PILLAR_WALL_MARGIN || p[2] > box.back - PILLAR_BACK_MARGIN) continue;
+    const top = cam.planeZPoint(tu, tv, p[2]);
+    if (!top || top[1] < PILLAR_TALL) continue;
+    edges.push({ u, v, top: tv, tip: tu });
+  }
+  edges.sort((a, b) => a.u - b.u);
+  // Walking down column u from row v: the foot is the first row that departs from the pillar's
+  // colour just above v (two rows running) or where the floor grown from the camera is seen; a
+  // sun patch or a shadow at the foot, which the grown floor does not reach, departs from it too.
+  const footRow = (u: number, v: number): number => {
+    const x = Math.round(u);
+    const at = (y: number): Vec3 => {
+      const i = y * c.width + x;
+      return [c.r[i]!, c.g[i]!, c.b[i]!];
+    };
+    const ref: Vec3 = [0, 0, 0];
+    for (let y = v - PILLAR_REF; y < v; y++) for (let k = 0; k < 3; k++) ref[k]! += at(y)[k]! / PILLAR_REF;
+    const q = Math.floor(x / CELL);
+    let y = v;
+    while (y < c.height - 2 && cells.state[Math.floor(y / CELL) * cells.cols + q] !== 1) {
+      if (colorDist(at(y), ref) > PILLAR_FOOT && colorDist(at(y + 1), ref) > PILLAR_FOOT) break;
+      y++;
+    }
+    return y;
+  };
+  const depth = (e: { u: number; v: number }) => cam.floorPoint(e.u, e.v)?.[2] ?? Infinity;
+  const out: Obstacle[] = [];
+  let k = 0;
+  while (k < edges.length) {
+    const group = [edges[k]!];
+    while (++k < edges.length) {
+      const e = edges[k]!;
+      if (((e.u - group[0]!.u) * Math.min(depth(group[0]!), depth(e))) / cam.p.focal > PILLAR_WIDEST) break;
+      group.push(e);
+    }
+    // A pillar shows both its sides; one edge alone is as often a wall's corner the box does not
+    // model. Its face is the widest gap between the edges; a narrow gap beside it (under a quarter
+    // as wide) is its side face, and further edges belong to what stands behind (a window's bars).
+    if (group.length < 2) continue;
+    let w = 0;
+    for (let g = 1; g < group.length - 1; g++) if (group[g + 1]!.u - group[g]!.u > group[w + 1]!.u - group[w]!.u) w = g;
+    const face = group[w + 1]!.u - group[w]!.u;
+    const lo = w > 0 && group[w]!.u - group[w - 1]!.u < face / 4 ? w - 1 : w;
+    const hi = w + 2 < group.length && group[w + 2]!.u - group[w + 1]!.u < face / 4 ? w + 2 : w + 1;
+    const u0 = group[lo]!.u;
+    const u1 = group[hi]!.u;
+    if (((u1 - u0) * Math.min(depth(group[lo]!), depth(group[hi]!))) / cam.p.focal < PILLAR_NARROWEST) continue;
+    // The foot: the median over the face's columns, from the lowest end of its edges.
+    const lowest = Math.round(Math.max(...group.slice(lo, hi + 1).map((e) => e.v)));
+    const rows: number[] = [];
+    for (let u = Math.ceil(u0) + 2; u <= u1 - 2; u++) rows.push(footRow(u, lowest));
+    const v = quantile(rows, 0.5);
+    const a = cam.floorPoint(u0, v);
+    const b = cam.floorPoint(u1, v);
+    if (!a || !b) continue;
+    const near = Math.min(a[2], b[2]);
+    const tops = group.slice(lo, hi + 1).map((e) => cam.planeZPoint(e.tip, e.top, near)?.[1] ?? 0);
+    out.push({ left: a[0], right: b[0], near, far: near + Math.max(MIN_DEPTH, b[0] - a[0]), worktop: null, kind: 'pillar', height: Math.max(...tops) });
+  }
+  return out;
 }
 
 /**
@@ -372,7 +500,7 @@ function detectPosts(cam: Camera, box: RoomBox, c: ColorPlanes, cells: FloorCell
     const post = posts.find((o) => f.x > o.left - POST_JOIN && f.x < o.right + POST_JOIN && f.z > o.near - POST_JOIN && f.z < o.far + POST_JOIN);
     const [left, right, near, far] = [f.x - f.half - POST_CLEAR, f.x + f.half + POST_CLEAR, f.z - POST_CLEAR, f.z + 2 * f.half + POST_CLEAR];
     if (!post) {
-      posts.push({ left, right, near, far, worktop: null, height: f.top });
+      posts.push({ left, right, near, far, worktop: null, kind: 'post', height: f.top });
       continue;
     }
     post.left = Math.min(post.left, left);

@@ -37,6 +37,8 @@ export interface SyntheticRoom {
   counter?: SyntheticCounter;
   /** A free-standing kitchen island: centre (x, z), width along X, depth along Z, worktop height (metres). */
   island?: SyntheticIsland;
+  /** A square concrete pillar from floor to ceiling: centre (x, z) and side (metres). */
+  pillar?: { x: number; z: number; side: number };
   floorColor: Vec3;
   wallColor: Vec3;
 }
@@ -101,6 +103,7 @@ const WORKTOP = 6;
 const SHADOW_GAP = 7;
 const HANDLE = 8;
 const DOOR = 9;
+const PILLAR = 10;
 
 /**
  * Base cabinets (doors, toe kick, handles) under a worktop in the builder's current frame: local
@@ -197,6 +200,7 @@ export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
   }
   if (s.counter) addCounter(b, s, s.counter);
   if (s.island) addIsland(b, s.island);
+  if (s.pillar) b.box([s.pillar.x, C / 2, s.pillar.z], [s.pillar.side / 2, C / 2, s.pillar.side / 2], PILLAR);
   const mesh = b.build();
   const cam = syntheticCamera(s);
   const colors = [
@@ -210,6 +214,7 @@ export function renderSyntheticRoom(s: SyntheticRoom): RgbImage {
     toLinear([0.12, 0.12, 0.12]),
     toLinear([0.7, 0.7, 0.68]),
     toLinear([0.74, 0.72, 0.68]),
+    toLinear([0.6, 0.59, 0.56]),
   ];
   const layer = rasterize(mesh, cam, s.width, s.height, (f, out) => {
     const c = colors[f.material] ?? [0.5, 0.5, 0.5];
