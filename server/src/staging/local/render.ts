@@ -185,9 +185,11 @@ const MIRRORED_FURNITURE = 0.2;
 /**
  * The brightest a pane mirrors, in the photo's white: the openings are taken many times brighter
  * than their clipped pixels to light the room (light.ts), and mirrored at that a whole tabletop
- * turned into a white board hiding the shelf under it.
+ * turned into a white board hiding the shelf under it. At twice the white, a top before the
+ * portrait room's balcony door still read as milky plastic; a listing photo, its windows held
+ * near white, shows a clipped window's mirror no brighter than the window itself.
  */
-const GLASS_MIRROR_CAP = 2;
+const GLASS_MIRROR_CAP = 1;
 
 /** Where a pane's eight mirror rays start, across a unit square: no two share a row or a column. */
 const MIRROR_RAYS = Float32Array.from([-0.44, -0.19, -0.31, 0.31, -0.19, -0.44, -0.06, 0.06, 0.06, 0.44, 0.19, -0.31, 0.31, 0.19, 0.44, -0.06]);
