@@ -130,7 +130,8 @@ describe('a glass-topped coffee table', () => {
 
     it("a pane's reflection of the room stays under the photo's white, so what lies under the glass shows", () => {
       // The frame and shelf made black: what the top shows is the pane's own reflection. Mirrored
-      // at the openings' full strength it reached twice the photo's white.
+      // at the openings' full strength it reached twice the photo's white; at twice the white,
+      // a milky veil over the portrait room's table (0.4 and more).
       const base = STYLE_DEFS.modern;
       const black: [number, number, number] = [0, 0, 0];
       const def: StyleDef = { ...base, materials: { ...base.materials, woodLight: { ...base.materials.woodLight!, color: black, color2: black } } };
@@ -139,9 +140,10 @@ describe('a glass-topped coffee table', () => {
       for (let i = -6; i <= 6; i++) for (let j = -3; j <= 3; j++) points.push([(i / 6) * (table.size.w / 2 - 0.08), (j / 3) * (table.size.d / 2 - 0.08)]);
       const seen = topBrightness(def, [table], table, points).filter((v) => !Number.isNaN(v));
       expect(seen.length).toBeGreaterThan(15);
-      // Somewhere it mirrors the windows: the brightest is far above the black shelf, and under white.
-      expect(Math.max(...seen)).toBeGreaterThan(0.3);
-      expect(Math.max(...seen)).toBeLessThan(0.8);
+      // Somewhere it mirrors the windows: the brightest is well above the black shelf, and no
+      // more than the pane's share (10-20 % at this slant) of the windows at the photo's white.
+      expect(Math.max(...seen)).toBeGreaterThan(0.1);
+      expect(Math.max(...seen)).toBeLessThan(0.3);
     });
   });
 });
