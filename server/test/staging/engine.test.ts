@@ -103,8 +103,8 @@ describe('local staging engine', () => {
     expect([meta.width, meta.height]).toEqual([1049, 1400]);
     const before = await raw(portrait);
     const after = await raw(out.image);
-    // Ceiling and upper walls change only by the light grade and JPEG re-encoding.
-    expect(meanDiff(before, after, 0, 0.15)).toBeLessThan(8);
+    // Ceiling and upper walls change only by JPEG re-encoding: the room is not regraded.
+    expect(meanDiff(before, after, 0, 0.15)).toBeLessThan(2);
     // ...while the room as a whole did get furniture.
     expect(meanDiff(before, after)).toBeGreaterThan(3);
   });

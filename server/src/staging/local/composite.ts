@@ -4,7 +4,6 @@ import { SRGB_TO_LINEAR, linearToSrgb8, type RgbImage } from './image.ts';
 import { mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow, type Segment } from './lines.ts';
 import type { RenderResult } from './render.ts';
-import type { StyleDef } from './styles.ts';
 import { clamp, luminance, smoothstep, type Vec3 } from './vec.ts';
 
 /**
@@ -105,15 +104,6 @@ export function estimateEdgeBlur(photo: RgbImage, segments: Segment[], analysisW
   // Matched in full: furniture crisper than the photo around it is the first thing that gives
   // a rendering away at full size (issue 12); the crisp quartile already errs on the sharp side.
   return clamp(Math.sqrt(Math.max(0, sigma * sigma - 0.25)), 0, 3);
-}
-
-/** A hash of the pixel's index: uniform in [-0.5, 0.5), cheap enough for every pixel of a 40 MP photo. */
-function dither(i: number, seed: number): number {
-  let h = Math.imul(i ^ seed, 0x9e3779b1);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x85ebca77);
-  h ^= h >>> 13;
-  return (h & 0xffff) / 65536 - 0.5;
 }
 
 /** Blurs the render's colour and coverage together (premultiplied, so edges stay clean). */
@@ -231,11 +221,12 @@ const CLIPPED: [number, number] = [215, 250];
 
 /**
  * Composites the render over the full-size photo, in place (a 40 MP photo is 120 MB; a second
- * copy is not needed): the floor is darkened by the shadow layer,
- * furniture goes over it with its coverage, grain matching the photo is added where furniture
- * is, and the style's light grade is applied to the whole picture.
+ * copy is not needed): the floor is darkened by the shadow layer, furniture goes over it with
+ * its coverage, and grain matching the photo is added where furniture is. Every pixel the render
+ * does not touch stays exactly as the photo has it: the room is not regraded (a style's warm
+ * grade moved a white wall's colour in the before/after slider).
  */
-export function compositeOnto(photo: RgbImage, render: RenderResult, grade: StyleDef['grade'], seed: number, floor: ClippedFloor | null = null): RgbImage {
+export function compositeOnto(photo: RgbImage, render: RenderResult, seed: number, floor: ClippedFloor | null = null): RgbImage {
   const floorLum = floor ? Math.max(1e-4, luminance(...floor.color)) : 1;
   const { layer, shadow, reflection } = render;
   const lw = layer.width;
@@ -274,21 +265,7 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
   const H = photo.height;
   const noise = estimateNoise(photo);
   const rng = mulberry32(seed);
-  // Grade as per-channel lookup tables (gain and contrast), saturation applied per pixel. The
-  // tables keep fractions: rounding them would skip output levels (a contrast of 1.04 skips one
-  // in 25), which bands smooth gradients on walls and rugs; the pixel is dithered instead.
-  const luts = [0, 1, 2].map((k) => {
-    const t = new Float32Array(256);
-    for (let v = 0; v < 256; v++) {
-      const x = (v / 255) * (grade.gain[k] ?? 1);
-      t[v] = clamp((x - 0.5) * grade.contrast + 0.5, 0, 1) * 255;
-    }
-    return t;
-  });
-  const [lutR, lutG, lutB] = luts as [Float32Array, Float32Array, Float32Array];
   const src = photo.data;
-  const out = new Uint8ClampedArray(src.buffer, src.byteOffset, src.length);
-  const sat = grade.saturation;
   const kx = lw / W;
   const ky = lh / H;
   const col = layer.color;
@@ -308,96 +285,89 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, grade: Styl
     const wy = fy - y0;
     lend?.row(src, y);
     for (let x = 0; x < W; x++) {
+      const x0 = colX0[x]!;
+      if (!active[y0 * lw + x0]) continue;
       const i = y * W + x;
       let r = src[i * 3]!;
       let g = src[i * 3 + 1]!;
       let b = src[i * 3 + 2]!;
-      const x0 = colX0[x]!;
-      if (active[y0 * lw + x0]) {
-        // Bilinear sample of the render (premultiplied colour, coverage, floor shadow).
-        const x1 = Math.min(lw - 1, x0 + 1);
-        const wx = colWx[x]!;
-        const i00 = y0 * lw + x0;
-        const i10 = y0 * lw + x1;
-        const i01 = y1 * lw + x0;
-        const i11 = y1 * lw + x1;
-        const w00 = (1 - wx) * (1 - wy);
-        const w10 = wx * (1 - wy);
-        const w01 = (1 - wx) * wy;
-        const w11 = wx * wy;
-        const a = (alp[i00] ?? 0) * w00 + (alp[i10] ?? 0) * w10 + (alp[i01] ?? 0) * w01 + (alp[i11] ?? 0) * w11;
-        const s = (shadow[i00] ?? 1) * w00 + (shadow[i10] ?? 1) * w10 + (shadow[i01] ?? 1) * w01 + (shadow[i11] ?? 1) * w11;
-        const c0 = col[i00 * 3]! * w00 + col[i10 * 3]! * w10 + col[i01 * 3]! * w01 + col[i11 * 3]! * w11;
-        const c1 = col[i00 * 3 + 1]! * w00 + col[i10 * 3 + 1]! * w10 + col[i01 * 3 + 1]! * w01 + col[i11 * 3 + 1]! * w11;
-        const c2 = col[i00 * 3 + 2]! * w00 + col[i10 * 3 + 2]! * w10 + col[i01 * 3 + 2]! * w01 + col[i11 * 3 + 2]! * w11;
-        // A clipped floor pixel stands for floor up to CLIPPED_GAIN times brighter, as the floor's
-        // light has it (floor-light.ts): in a light shadow it stays white, as the camera would
-        // still clip it, and only a deeper one shows it darker. Darkened as it shows, a faint
-        // shadow turned a sun stripe grey, and a full one left it half as bright as the floor in shade.
-        const clipped = floor && s < 0.98 ? smoothstep(CLIPPED[0], CLIPPED[1], Math.max(r, g, b)) : 0;
-        const sunlit = floor && clipped > 0 && floor.at(x, y) ? clipped : 0;
-        const seen = sunlit > 0 ? Math.min(1, s * (1 + (CLIPPED_GAIN - 1) * sunlit)) : s;
-        const keep = (1 - a) * seen;
-        let m0 = 0;
-        let m1 = 0;
-        let m2 = 0;
-        if (reflection) {
-          // Nearest sample of the half-size reflection is enough: it is blurred.
-          const rx = Math.min(reflection.width - 1, Math.floor(((x + 0.5) / W) * reflection.width));
-          const ry = Math.min(reflection.height - 1, Math.floor(((y + 0.5) / H) * reflection.height));
-          const ri = (ry * reflection.width + rx) * 3;
-          m0 = reflection.color[ri]! * (1 - a);
-          m1 = reflection.color[ri + 1]! * (1 - a);
-          m2 = reflection.color[ri + 2]! * (1 - a);
-        }
-        let lr = SRGB_TO_LINEAR[r]! * keep;
-        let lg = SRGB_TO_LINEAR[g]! * keep;
-        let lb = SRGB_TO_LINEAR[b]! * keep;
-        const ml = luminance(m0, m1, m2);
-        if (ml < 0) {
-          // A piece darker than the wall mirrored where the wall was: the floor darkens as in a
-          // shadow, keeping its hue, tinted by the piece's colour as much as it is still lit.
-          // Taken off every channel alike, the change emptied a warm floor's blue first and dark
-          // legs mirrored as red smears; with the wall's tint taken off too, as blue ones.
-          const f = Math.max(0, 1 + ml / Math.max(1e-4, luminance(lr, lg, lb)));
-          lr = Math.max(0, (lr + m0 - ml) * f);
-          lg = Math.max(0, (lg + m1 - ml) * f);
-          lb = Math.max(0, (lb + m2 - ml) * f);
-        } else {
-          lr += m0;
-          lg += m1;
-          lb += m2;
-        }
-        if (lend && sunlit > 0 && seen < 1) {
-          // As dark as the shadow makes it, in the floor's colour and with the grain of the floor
-          // beside the patch, the more so the deeper the shadow.
-          const w = sunlit * smoothstep(0, 0.5, 1 - seen);
-          const k = luminance(lr, lg, lb) / floorLum;
-          const grain = lend.at(x);
-          lr += (grain[0] * k - lr) * w;
-          lg += (grain[1] * k - lg) * w;
-          lb += (grain[2] * k - lb) * w;
-        }
-        r = linearToSrgb8(lr + c0);
-        g = linearToSrgb8(lg + c1);
-        b = linearToSrgb8(lb + c2);
-        if (a > 0.002 && noise > 0.3) {
-          // Mostly luminance grain, like a camera's, scaled by coverage.
-          const nl = (rng() + rng() + rng() - 1.5) * 2 * noise * a;
-          r = clamp(Math.round(r + nl + (rng() - 0.5) * noise * 0.5 * a), 0, 255);
-          g = clamp(Math.round(g + nl + (rng() - 0.5) * noise * 0.5 * a), 0, 255);
-          b = clamp(Math.round(b + nl + (rng() - 0.5) * noise * 0.5 * a), 0, 255);
-        }
+      // Bilinear sample of the render (premultiplied colour, coverage, floor shadow).
+      const x1 = Math.min(lw - 1, x0 + 1);
+      const wx = colWx[x]!;
+      const i00 = y0 * lw + x0;
+      const i10 = y0 * lw + x1;
+      const i01 = y1 * lw + x0;
+      const i11 = y1 * lw + x1;
+      const w00 = (1 - wx) * (1 - wy);
+      const w10 = wx * (1 - wy);
+      const w01 = (1 - wx) * wy;
+      const w11 = wx * wy;
+      const a = (alp[i00] ?? 0) * w00 + (alp[i10] ?? 0) * w10 + (alp[i01] ?? 0) * w01 + (alp[i11] ?? 0) * w11;
+      const s = (shadow[i00] ?? 1) * w00 + (shadow[i10] ?? 1) * w10 + (shadow[i01] ?? 1) * w01 + (shadow[i11] ?? 1) * w11;
+      const c0 = col[i00 * 3]! * w00 + col[i10 * 3]! * w10 + col[i01 * 3]! * w01 + col[i11 * 3]! * w11;
+      const c1 = col[i00 * 3 + 1]! * w00 + col[i10 * 3 + 1]! * w10 + col[i01 * 3 + 1]! * w01 + col[i11 * 3 + 1]! * w11;
+      const c2 = col[i00 * 3 + 2]! * w00 + col[i10 * 3 + 2]! * w10 + col[i01 * 3 + 2]! * w01 + col[i11 * 3 + 2]! * w11;
+      // A clipped floor pixel stands for floor up to CLIPPED_GAIN times brighter, as the floor's
+      // light has it (floor-light.ts): in a light shadow it stays white, as the camera would
+      // still clip it, and only a deeper one shows it darker. Darkened as it shows, a faint
+      // shadow turned a sun stripe grey, and a full one left it half as bright as the floor in shade.
+      const clipped = floor && s < 0.98 ? smoothstep(CLIPPED[0], CLIPPED[1], Math.max(r, g, b)) : 0;
+      const sunlit = floor && clipped > 0 && floor.at(x, y) ? clipped : 0;
+      const seen = sunlit > 0 ? Math.min(1, s * (1 + (CLIPPED_GAIN - 1) * sunlit)) : s;
+      const keep = (1 - a) * seen;
+      let m0 = 0;
+      let m1 = 0;
+      let m2 = 0;
+      if (reflection) {
+        // Nearest sample of the half-size reflection is enough: it is blurred.
+        const rx = Math.min(reflection.width - 1, Math.floor(((x + 0.5) / W) * reflection.width));
+        const ry = Math.min(reflection.height - 1, Math.floor(((y + 0.5) / H) * reflection.height));
+        const ri = (ry * reflection.width + rx) * 3;
+        m0 = reflection.color[ri]! * (1 - a);
+        m1 = reflection.color[ri + 1]! * (1 - a);
+        m2 = reflection.color[ri + 2]! * (1 - a);
       }
-      const gr = lutR[r]!;
-      const gg = lutG[g]!;
-      const gb = lutB[b]!;
-      // Saturation around luma, and half a level of dither; the clamped array rounds and clamps on store.
-      const yv = 0.299 * gr + 0.587 * gg + 0.114 * gb;
-      const d = dither(i, seed);
-      out[i * 3] = yv + (gr - yv) * sat + d;
-      out[i * 3 + 1] = yv + (gg - yv) * sat + d;
-      out[i * 3 + 2] = yv + (gb - yv) * sat + d;
+      let lr = SRGB_TO_LINEAR[r]! * keep;
+      let lg = SRGB_TO_LINEAR[g]! * keep;
+      let lb = SRGB_TO_LINEAR[b]! * keep;
+      const ml = luminance(m0, m1, m2);
+      if (ml < 0) {
+        // A piece darker than the wall mirrored where the wall was: the floor darkens as in a
+        // shadow, keeping its hue, tinted by the piece's colour as much as it is still lit.
+        // Taken off every channel alike, the change emptied a warm floor's blue first and dark
+        // legs mirrored as red smears; with the wall's tint taken off too, as blue ones.
+        const f = Math.max(0, 1 + ml / Math.max(1e-4, luminance(lr, lg, lb)));
+        lr = Math.max(0, (lr + m0 - ml) * f);
+        lg = Math.max(0, (lg + m1 - ml) * f);
+        lb = Math.max(0, (lb + m2 - ml) * f);
+      } else {
+        lr += m0;
+        lg += m1;
+        lb += m2;
+      }
+      if (lend && sunlit > 0 && seen < 1) {
+        // As dark as the shadow makes it, in the floor's colour and with the grain of the floor
+        // beside the patch, the more so the deeper the shadow.
+        const w = sunlit * smoothstep(0, 0.5, 1 - seen);
+        const k = luminance(lr, lg, lb) / floorLum;
+        const grain = lend.at(x);
+        lr += (grain[0] * k - lr) * w;
+        lg += (grain[1] * k - lg) * w;
+        lb += (grain[2] * k - lb) * w;
+      }
+      r = linearToSrgb8(lr + c0);
+      g = linearToSrgb8(lg + c1);
+      b = linearToSrgb8(lb + c2);
+      if (a > 0.002 && noise > 0.3) {
+        // Mostly luminance grain, like a camera's, scaled by coverage.
+        const nl = (rng() + rng() + rng() - 1.5) * 2 * noise * a;
+        r = clamp(Math.round(r + nl + (rng() - 0.5) * noise * 0.5 * a), 0, 255);
+        g = clamp(Math.round(g + nl + (rng() - 0.5) * noise * 0.5 * a), 0, 255);
+        b = clamp(Math.round(b + nl + (rng() - 0.5) * noise * 0.5 * a), 0, 255);
+      }
+      src[i * 3] = r;
+      src[i * 3 + 1] = g;
+      src[i * 3 + 2] = b;
     }
   }
   return photo;

@@ -10,7 +10,7 @@
  * layout.ts    per room type, pieces in metres against the best plain wall (bar stools along a
  *              kitchen counter or island), with the rules (inside the floor, clear of openings,
  *              counters, obstacles and each other, in frame, foreground empty)
- * furniture.ts parametric meshes per piece and style (mesh.ts), styles.ts palettes and grades,
+ * furniture.ts parametric meshes per piece and style (mesh.ts), styles.ts palettes,
  *              materials.ts procedural textures
  * light.ts     the room's radiance from the photo: an environment map, openings as lights, its
  *              spherical-harmonic irradiance
@@ -19,7 +19,7 @@
  * shadows.ts   differential shadows on the photo's floor and walls: ambient occlusion, contact
  *              shadows and the bright openings' soft shadows, marched through the furniture's
  *              occupancy over the floor
- * composite.ts edge blur and grain matched to the photo, shadows, style grade
+ * composite.ts edge blur and grain matched to the photo, shadows
  * thread.ts    the same on a worker thread (worker-boot.mjs, worker-entry.ts)
  * helper.ts    a second thread that gets the staging's plan and takes a share of each variation's
  *              render through shared memory (helper-entry.ts)

@@ -198,7 +198,7 @@ export function takeShare(request: HelpRequest): void {
  */
 async function composeVariation(p: Prepared, k: number, target: RgbImage, signal: AbortSignal): Promise<RgbImage> {
   const render = await renderVariation(p, k, signal);
-  return compositeOnto(target, render, p.sets[k]!.def.grade, p.grainSeed, p.floor);
+  return compositeOnto(target, render, p.grainSeed, p.floor);
 }
 
 /** The photo's pixels in a new buffer (compositing writes over its target). */

@@ -58,8 +58,6 @@ export interface StyleDef {
   shape: 'square' | 'rolled' | 'soft' | 'curved';
   /** Pieces this style leaves out to keep the floor open. */
   omit: ReadonlyArray<string>;
-  /** Photo grade: per-channel gain and contrast around mid-grey, kept light. */
-  grade: { gain: Vec3; contrast: number; saturation: number };
 }
 
 const fabric = (color: Vec3): Material => ({ kind: 'fabric', color, spec: 0.03, shininess: 8 });
@@ -109,7 +107,6 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       glass,
       ...books,
     },
-    grade: { gain: [0.99, 1, 1.02], contrast: 1.04, saturation: 0.96 },
   },
   traditional: {
     scale: 1,
@@ -141,7 +138,6 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       glass,
       ...books,
     },
-    grade: { gain: [1.03, 1, 0.96], contrast: 1.02, saturation: 1.02 },
   },
   minimalist: {
     scale: 0.95,
@@ -172,7 +168,6 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       glass,
       ...books,
     },
-    grade: { gain: [1.01, 1.01, 1.0], contrast: 0.97, saturation: 0.92 },
   },
   luxury: {
     scale: 1.1,
@@ -203,6 +198,5 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       glass,
       ...books,
     },
-    grade: { gain: [1.02, 1, 0.97], contrast: 1.06, saturation: 1.04 },
   },
 };
