@@ -59,6 +59,17 @@ describe("the furniture's light is the photo's own", () => {
       expect(mean * 0.75).toBeLessThan(walls * 1.8);
     }
   });
+
+  it('takes the light the photo does not show as coming from above: a seat is lit more than the front facing the camera', async () => {
+    // The open-plan room's small window cannot light its white walls as the photo shows them:
+    // the rest comes from lamps out of frame. Spread over every side, it lit a sofa's front about
+    // as much as its seat (1.3 times).
+    const r = (await room('empty-open-plan-living-dining.jpg')).radiance;
+    expect(r.overhead).toBeGreaterThan(1.5);
+    expect(lum(lit(r, [0, 1, 0]))).toBeGreaterThan(1.7 * lum(lit(r, [0, 0, -1])));
+    // Where the openings light the room, there is nothing to add.
+    expect((await room('empty-living-portrait.jpg')).radiance.overhead).toBe(1);
+  });
 });
 
 describe('what a mirror-like surface reflects', () => {

@@ -32,8 +32,12 @@ export interface RoomRadiance {
   key: Vec3 | null;
   /** How much brighter than their clipped pixels the openings were taken to be. */
   gain: number;
-  /** What the surfaces' pixels were scaled by besides: the light the photo does not show. */
-  lift: number;
+  /**
+   * How much brighter than its pixels the ceiling is taken in `ambient`: the light the photo does
+   * not show (lamps, a flash bounced off the ceiling), which comes from above. `env` keeps the
+   * ceiling as the photo shows it, for what a finish reflects.
+   */
+  overhead: number;
   /** The photo the map was taken from (the analysis size, sRGB), for what a mirror-like surface reflects of the room in view. */
   view: ColorPlanes;
   /**
@@ -178,6 +182,7 @@ export function estimateRadiance(
   const n = ENV_W * ENV_H;
   const env = new Float32Array(n * 3);
   const daylight = new Uint8Array(n);
+  const ceiling = new Uint8Array(n);
   const solid = new Float64Array(n);
   const tmp: Vec3 = [0, 0, 0];
   for (let j = 0; j < ENV_H; j++) {
@@ -186,6 +191,7 @@ export function estimateRadiance(
       const d = texelDirection(i, j);
       solid[t] = ((2 * Math.PI) / ENV_W) * (Math.PI / ENV_H) * Math.sin(((j + 0.5) / ENV_H) * Math.PI);
       const { p, surface } = hitBox(centre, d, box);
+      if (surface === 'ceiling') ceiling[t] = 1;
       const q = cam.project(p);
       if (q.depth > 0.2 && sampleColor(color, q.u, q.v, tmp)) {
         const lin = toLinear(tmp);
@@ -205,6 +211,7 @@ export function estimateRadiance(
   let sumS = 0;
   let wO = 0;
   let sumO = 0;
+  let sumC = 0;
   for (let t = 0; t < n; t++) {
     const l = luminance(env[t * 3]!, env[t * 3 + 1]!, env[t * 3 + 2]!) * solid[t]!;
     if (daylight[t]) {
@@ -213,17 +220,20 @@ export function estimateRadiance(
     } else {
       wS += solid[t]!;
       sumS += l;
+      if (ceiling[t]) sumC += l;
     }
   }
   const total = wS + wO;
   const meanS = sumS / Math.max(1e-9, wS);
   const needed = (meanS / ROOM_ALBEDO) * total - sumS;
   const gain = sumO > 1e-6 ? clamp(needed / sumO, GAIN_RANGE[0], GAIN_RANGE[1]) : 1;
-  // What the openings cannot supply comes from lights the photo does not show: spread over the surfaces.
-  const lift = Math.max(1, (needed - gain * sumO) / Math.max(1e-9, sumS) + 1);
+  // What the openings cannot supply comes from lights the photo does not show. Rooms are lit
+  // from above (ceiling lamps, a flash bounced off the ceiling): spread evenly over the surfaces,
+  // that light came from every side at once and lit a sofa's front as brightly as its seat.
+  const overhead = Math.max(1, (needed - gain * sumO) / Math.max(1e-9, sumC) + 1);
   for (let t = 0; t < n; t++) {
-    const k = daylight[t] ? gain : lift;
-    for (let c = 0; c < 3; c++) env[t * 3 + c]! *= k;
+    if (!daylight[t]) continue;
+    for (let c = 0; c < 3; c++) env[t * 3 + c]! *= gain;
   }
   const ambient = new Float64Array(27);
   const sun = new Float64Array(27);
@@ -235,8 +245,9 @@ export function estimateRadiance(
       const d = texelDirection(i, j);
       shBasis(d[0], d[1], d[2], basis);
       const target = daylight[t] ? sun : ambient;
+      const k = solid[t]! * (ceiling[t] && !daylight[t] ? overhead : 1);
       for (let c = 0; c < 3; c++) {
-        const l = env[t * 3 + c]! * solid[t]!;
+        const l = env[t * 3 + c]! * k;
         for (let b = 0; b < 9; b++) target[c * 9 + b]! += l * basis[b]! * BAND[b]!;
       }
       if (daylight[t]) {
@@ -248,7 +259,7 @@ export function estimateRadiance(
   const key = Math.hypot(...keySum) > 1e-6 ? normalize([keySum[0], Math.max(keySum[1], 0.35 * Math.hypot(keySum[0], keySum[2])), keySum[2]]) : null;
   const soft = (p: Float32Array) => blurPlane({ width: view.width, height: view.height, data: p }, 2).data;
   const viewSoft = { width: view.width, height: view.height, r: soft(view.r), g: soft(view.g), b: soft(view.b) };
-  return { env, glossy: blurEnv(env, 2), satin: blurEnv(env, 5), daylight, ambient, sun, key, gain, lift, view, viewSoft };
+  return { env, glossy: blurEnv(env, 2), satin: blurEnv(env, 5), daylight, ambient, sun, key, gain, overhead, view, viewSoft };
 }
 
 /** Box blur of the map, `radius` texels each way, wrapping around in longitude; twice, so nearly Gaussian. */
@@ -313,8 +324,8 @@ export function reflectedLight(r: RoomRadiance, d: Vec3, finish: Finish, out: Ve
 
 /**
  * What a mirror-like surface at `o` reflects along `d` (unit), into `out`: the photo's own pixel
- * where the ray meets the room box in view, at the radiance map's scale (the openings' gain, the
- * surfaces' lift), so a glass top shows the window's frames and the door where they are. Off the
+ * where the ray meets the room box in view, at the radiance map's scale (the openings' gain; a
+ * surface as the photo shows it), so a glass top shows the window's frames and the door where they are. Off the
  * photo (behind the camera, above its top) the map's texel stands in. A `curved` mirror takes
  * the averaged photo (`viewSoft`).
  */
@@ -327,6 +338,6 @@ export function mirrorLight(r: RoomRadiance, cam: Camera, box: RoomBox, openings
     return;
   }
   const wall = surface !== 'floor' && surface !== 'ceiling';
-  const k = inOpening(openings, surface, surface === 'back' ? p[0] : p[2], p[1], true) || (wall && Math.max(out[0], out[1], out[2]) > CLIPPED) ? r.gain : r.lift;
+  const k = inOpening(openings, surface, surface === 'back' ? p[0] : p[2], p[1], true) || (wall && Math.max(out[0], out[1], out[2]) > CLIPPED) ? r.gain : 1;
   for (let c = 0; c < 3; c++) out[c] = k * SRGB_TO_LINEAR[Math.round(clamp(out[c]!, 0, 1) * 255)]!;
 }
