@@ -304,9 +304,12 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
       amp = 0.22;
       break;
     case 'linen':
+      // A lamp shade is linen stretched taut on its frame: bumps a hand apart, lit from inside,
+      // read as stains on it.
+      if (!drape) return false;
       // Bedding (`drape`) lies smooth but for its folds (below): bumps everywhere read as a quilted mattress.
-      freq = drape ? 4 : 9;
-      amp = drape ? 0.12 : 0.32;
+      freq = 4;
+      amp = 0.12;
       break;
     case 'leather':
       freq = 12;
