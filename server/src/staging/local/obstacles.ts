@@ -15,8 +15,18 @@ export interface Obstacle {
   worktop: number | null;
   /** Found by its outline rather than its cells: a post (detectPosts) or a pillar (detectPillars). */
   kind?: 'post' | 'pillar';
-  /** How tall a post or pillar is, measured in the photo; absent for anything else. */
+  /**
+   * How tall a post or pillar is, measured in the photo; absent for anything else. A post's is
+   * its lowest unbroken run of rows, what the layout keeps pieces from standing behind; its
+   * matte reaches its top.
+   */
   height?: number;
+  /**
+   * A post's pixels in the photo at the analysis size, a row at a time: [v, u0, u1, ...], the
+   * columns u0 to u1 (exclusive) of row v. The renderer keeps them over anything standing
+   * behind the post (render.ts uncoverPosts).
+   */
+  matte?: number[];
 }
 
 /** Cell size in pixels at the analysis resolution: grout and plank gaps vanish in the cells' median. */
@@ -420,6 +430,8 @@ const POST_STRIPS = [2, 3, 4, 5, 6, 8];
 const POST_CONTRAST = 0.06;
 const POST_SIDES = 0.05;
 const POST_ROWS = 6;
+/** Rows a post's strip may fail to stand out and go on above (postTop). */
+const POST_GAP = 2;
 const POST_WIDTH = { least: 0.025, most: 0.2 };
 const POST_HEIGHT = { least: 0.12, most: 1.5 };
 const POST_WALL_MARGIN = 0.6;
@@ -469,8 +481,40 @@ function detectPosts(cam: Camera, box: RoomBox, c: ColorPlanes, cells: FloorCell
   let firstRow = 0;
   while (firstRow < cells.rows && !cells.state.subarray(firstRow * cells.cols, (firstRow + 1) * cells.cols).includes(1)) firstRow++;
   const lowest = firstRow * CELL;
-  const feet: Array<{ x: number; z: number; half: number; top: number }> = [];
+  const feet: Array<{ x: number; z: number; half: number; top: number; rows: number[] }> = [];
   const widest = POST_STRIPS[POST_STRIPS.length - 1]!;
+  // The top row of a post's strip whose first run reaches up to `head` at column u. A tilted
+  // camera leans a post a pixel aside every few dozen rows, and a band of it (a pale sleeve on a
+  // grey pipe) may match what stands behind it for a row or two, or be wider: the strip goes on a
+  // column aside, at another width and across such a gap. The loft's tallest stub's first run is
+  // 15 cm of its 50, and a sofa behind it was drawn across its top.
+  // Each row's strip ([v, u0, u1]) is pushed onto `rows`; a row bridged over takes the columns of the row below it.
+  const postTop = (u: number, head: number, w: number, rows: number[]): number => {
+    let at = u;
+    let wide = w;
+    let top = head;
+    for (let v = head - 1; v > 0; ) {
+      let next = -1;
+      for (let gap = 0; gap <= POST_GAP && next < 0 && v - gap > 0; gap++) {
+        for (const du of [0, -1, 1]) {
+          const c = at + du;
+          if (c < 3 || c >= width - widest - 2) continue;
+          const k = standsOut(c, v - gap, w) > POST_CONTRAST ? w : POST_STRIPS.find((k) => k !== w && standsOut(c, v - gap, k) > POST_CONTRAST);
+          if (k === undefined) continue;
+          for (let g = 0; g < gap; g++) rows.push(v - g, at, at + wide);
+          at = c;
+          wide = k;
+          next = v - gap;
+          break;
+        }
+      }
+      if (next < 0) break;
+      rows.push(next, at, at + wide);
+      top = next;
+      v = next - 1;
+    }
+    return top;
+  };
   for (const w of POST_STRIPS) {
     for (let u = 3; u < width - widest - 2; u++) {
       let v = height - 3;
@@ -490,24 +534,40 @@ function detectPosts(cam: Camera, box: RoomBox, c: ColorPlanes, cells: FloorCell
         const top = cam.planeZPoint(u + w / 2, head, p[2]);
         const across = (w * p[2]) / cam.p.focal;
         if (!top || across < POST_WIDTH.least || across > POST_WIDTH.most || top[1] < POST_HEIGHT.least || top[1] > POST_HEIGHT.most) continue;
-        feet.push({ x: p[0], z: p[2], half: across / 2, top: top[1] });
+        // A post found, its matte is sought on above its first run (postTop); its foot stays where
+        // the run met the floor, so a shadow it casts is not taken for its lower part.
+        const rows: number[] = [];
+        for (let r = head; r <= foot; r++) rows.push(r, u, u + w);
+        const tallest = cam.planeZPoint(u + w / 2, postTop(u, head, w, rows), p[2]);
+        const whole = tallest && tallest[1] <= POST_HEIGHT.most;
+        feet.push({ x: p[0], z: p[2], half: across / 2, top: top[1], rows: whole ? rows : rows.slice(0, 3 * (foot - head + 1)) });
       }
     }
   }
-  // Strips of one post (found at several widths and offsets) join into one footprint.
+  // Strips of one post (found at several widths and offsets) join into one footprint. Its matte
+  // takes each row's narrowest strip: a wider one stands out with some of what is behind the post.
   const posts: Obstacle[] = [];
+  const strips = new Map<Obstacle, Map<number, [number, number]>>();
   for (const f of feet) {
-    const post = posts.find((o) => f.x > o.left - POST_JOIN && f.x < o.right + POST_JOIN && f.z > o.near - POST_JOIN && f.z < o.far + POST_JOIN);
+    let post = posts.find((o) => f.x > o.left - POST_JOIN && f.x < o.right + POST_JOIN && f.z > o.near - POST_JOIN && f.z < o.far + POST_JOIN);
     const [left, right, near, far] = [f.x - f.half - POST_CLEAR, f.x + f.half + POST_CLEAR, f.z - POST_CLEAR, f.z + 2 * f.half + POST_CLEAR];
     if (!post) {
-      posts.push({ left, right, near, far, worktop: null, kind: 'post', height: f.top });
-      continue;
+      post = { left, right, near, far, worktop: null, kind: 'post', height: f.top };
+      posts.push(post);
+      strips.set(post, new Map());
+    } else {
+      post.left = Math.min(post.left, left);
+      post.right = Math.max(post.right, right);
+      post.near = Math.min(post.near, near);
+      post.far = Math.max(post.far, far);
+      post.height = Math.max(post.height ?? 0, f.top);
     }
-    post.left = Math.min(post.left, left);
-    post.right = Math.max(post.right, right);
-    post.near = Math.min(post.near, near);
-    post.far = Math.max(post.far, far);
-    post.height = Math.max(post.height ?? 0, f.top);
+    const byRow = strips.get(post)!;
+    for (let k = 0; k < f.rows.length; k += 3) {
+      const had = byRow.get(f.rows[k]!);
+      if (!had || f.rows[k + 2]! - f.rows[k + 1]! < had[1] - had[0]) byRow.set(f.rows[k]!, [f.rows[k + 1]!, f.rows[k + 2]!]);
+    }
   }
+  for (const [post, byRow] of strips) post.matte = [...byRow].sort((a, b) => a[0] - b[0]).flatMap(([v, [u0, u1]]) => [v, u0, u1]);
   return posts;
 }

@@ -486,6 +486,42 @@ export function rasterizeFurniture(s: RenderSetup, layer: RenderLayer, nextTileR
   rasterizeInto(s.scene.mesh, s.cam, layer, s.shade, nextTileRow, s.scene.glass);
 }
 
+/**
+ * A post standing before a piece (a pipe stub before a sofa) hides part of it: over the post's
+ * pixels (its matte, obstacles.ts) the photo shows wherever the render has only something
+ * deeper than the post. With `shadow`, the photo's shadow there is lifted instead: it is the
+ * floor's behind the post, not the post's. Each matte pixel of the analysis becomes the render pixels whose centres fall in it, so
+ * the post keeps its width. `layer` and `shadow` can be done apart, as the shadow may be ready
+ * later (pipeline.ts).
+ */
+export function uncoverPosts(room: RoomModel, width: number, layer: RenderLayer, shadow: Float32Array | null): void {
+  const s = width / room.camera.p.width;
+  const height = layer.height;
+  for (const o of room.obstacles) {
+    if (!o.matte) continue;
+    const post = room.camera.project([(o.left + o.right) / 2, (o.height ?? 0) / 2, (o.near + o.far) / 2]).depth + POST_BEHIND;
+    for (let k = 0; k < o.matte.length; k += 3) {
+      const [v, u0, u1] = [o.matte[k]!, o.matte[k + 1]!, o.matte[k + 2]!];
+      for (let y = Math.ceil(v * s - 0.5); y < Math.ceil((v + 1) * s - 0.5) && y < height; y++) {
+        for (let x = Math.ceil(u0 * s - 0.5); x < Math.ceil(u1 * s - 0.5) && x < width; x++) {
+          const i = y * width + x;
+          if (y < 0 || x < 0) continue;
+          if (shadow) shadow[i] = 1;
+          else if (layer.depth[i]! > post) {
+            layer.alpha[i] = 0;
+            layer.color[i * 3] = 0;
+            layer.color[i * 3 + 1] = 0;
+            layer.color[i * 3 + 2] = 0;
+          }
+        }
+      }
+    }
+  }
+}
+
+/** How much deeper than a post's middle (metres) a surface must be for the post to hide it: pieces keep clear of a post's footprint. */
+const POST_BEHIND = 0.05;
+
 /** Darkens the furniture's creases and corners (cavity.ts), once every tile row is in. */
 export function applyCavity(s: RenderSetup, layer: RenderLayer): void {
   const cavity = cavityOcclusion(layer, s.cam, luminance(s.light.level[0], s.light.level[1], s.light.level[2]));
@@ -667,6 +703,8 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
   applyCavity(s, layer);
   const shadow = new Float32Array(width * height);
   photoShadow(s, shadow);
+  uncoverPosts(room, width, layer, shadow);
+  uncoverPosts(room, width, layer, null);
   return { layer, shadow, reflection: floorReflection(s) };
 }
 
