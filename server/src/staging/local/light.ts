@@ -325,9 +325,9 @@ export function reflectedLight(r: RoomRadiance, d: Vec3, finish: Finish, out: Ve
 /**
  * What a mirror-like surface at `o` reflects along `d` (unit), into `out`: the photo's own pixel
  * where the ray meets the room box in view, at the radiance map's scale (the openings' gain; a
- * surface as the photo shows it), so a glass top shows the window's frames and the door where they are. Off the
- * photo (behind the camera, above its top) the map's texel stands in. A `curved` mirror takes
- * the averaged photo (`viewSoft`).
+ * surface as the photo shows it), so a glass top shows the window's frames and the door where
+ * they are. Off the photo (behind the camera, above its top) the map's texel stands in. A
+ * `curved` mirror takes the averaged photo (`viewSoft`).
  */
 export function mirrorLight(r: RoomRadiance, cam: Camera, box: RoomBox, openings: Opening[], o: Vec3, d: Vec3, out: Vec3, curved = false): void {
   const { p, surface } = hitBox(o, d, box);

@@ -487,8 +487,8 @@ function detectPosts(cam: Camera, box: RoomBox, c: ColorPlanes, cells: FloorCell
   // camera leans a post a pixel aside every few dozen rows, and a band of it (a pale sleeve on a
   // grey pipe) may match what stands behind it for a row or two, or be wider: the strip goes on a
   // column aside, at another width and across such a gap. The loft's tallest stub's first run is
-  // 15 cm of its 50, and a sofa behind it was drawn across its top.
-  // Each row's strip ([v, u0, u1]) is pushed onto `rows`; a row bridged over takes the columns of the row below it.
+  // 15 cm of its 50, and a sofa behind it was drawn across its top. Each row's strip
+  // ([v, u0, u1]) is pushed onto `rows`; a row bridged over takes the columns of the row below it.
   const postTop = (u: number, head: number, w: number, rows: number[]): number => {
     let at = u;
     let wide = w;

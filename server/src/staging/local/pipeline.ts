@@ -147,13 +147,13 @@ async function renderVariation(p: Prepared, k: number, signal: AbortSignal): Pro
   rasterizeFurniture(s, layer, tileRows(part, false, rows).next);
   if (!(await helper.rowsIn(part, rows, signal))) return redo();
   applyCavity(s, layer);
-  uncoverPosts(p.room, width, layer, null);
+  uncoverPosts(p.room, layer, null);
   const r = reflectionSize(width, height);
   const result = { layer, shadow: part.shadow, reflection: hasReflection(p.room) ? { ...r, color: part.reflection } : null };
   blurLayer(result, p.blur);
   for (let t = claim(part, 'task'); t < TASKS; t = claim(part, 'task')) runTask(s, part, t);
   if (!(await helper.settled(part, signal))) return redo();
-  uncoverPosts(p.room, width, layer, part.shadow);
+  uncoverPosts(p.room, layer, part.shadow);
   return result;
 }
 

@@ -490,13 +490,13 @@ export function rasterizeFurniture(s: RenderSetup, layer: RenderLayer, nextTileR
  * A post standing before a piece (a pipe stub before a sofa) hides part of it: over the post's
  * pixels (its matte, obstacles.ts) the photo shows wherever the render has only something
  * deeper than the post. With `shadow`, the photo's shadow there is lifted instead: it is the
- * floor's behind the post, not the post's. Each matte pixel of the analysis becomes the render pixels whose centres fall in it, so
- * the post keeps its width. `layer` and `shadow` can be done apart, as the shadow may be ready
- * later (pipeline.ts).
+ * floor's behind the post, not the post's. The two are done apart, as the shadow may be ready
+ * later (pipeline.ts). Each matte pixel of the analysis becomes the render pixels whose centres
+ * fall in it, so the post keeps its width.
  */
-export function uncoverPosts(room: RoomModel, width: number, layer: RenderLayer, shadow: Float32Array | null): void {
+export function uncoverPosts(room: RoomModel, layer: RenderLayer, shadow: Float32Array | null): void {
+  const { width, height } = layer;
   const s = width / room.camera.p.width;
-  const height = layer.height;
   for (const o of room.obstacles) {
     if (!o.matte) continue;
     const post = room.camera.project([(o.left + o.right) / 2, (o.height ?? 0) / 2, (o.near + o.far) / 2]).depth + POST_BEHIND;
@@ -703,8 +703,8 @@ export function renderFurniture(room: RoomModel, placements: Placement[], style:
   applyCavity(s, layer);
   const shadow = new Float32Array(width * height);
   photoShadow(s, shadow);
-  uncoverPosts(room, width, layer, shadow);
-  uncoverPosts(room, width, layer, null);
+  uncoverPosts(room, layer, shadow);
+  uncoverPosts(room, layer, null);
   return { layer, shadow, reflection: floorReflection(s) };
 }
 
