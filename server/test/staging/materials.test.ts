@@ -842,6 +842,22 @@ describe("compositing a dark piece's reflection in a warm glossy floor", () => {
     expect(Math.max(...pixel(-floorLum * 2))).toBeLessThan(8);
     expect(lum(pixel(0.05))).toBeGreaterThan(floorLum);
   });
+
+  it("takes the lost reflection from the floor in the piece's contact shadow in proportion, never to black", () => {
+    const [width, height] = [64, 64];
+    const oak = [190, 135, 85];
+    const linear = (v: number) => SRGB_TO_LINEAR[v]!;
+    const lum = (p: number[]) => 0.2126 * linear(p[0]!) + 0.7152 * linear(p[1]!) + 0.0722 * linear(p[2]!);
+    const floorLum = lum(oak);
+    // A dark leg's foot: its contact shadow keeps 0.3 of the floor's light, and its mirror image
+    // takes off the wall's reflection, half the floor's light as the photo shows it. Taken off
+    // the shadowed floor whole, that left it black.
+    const render = bareRender(0.3, { width: 8, height: 8, color: new Float32Array(192).fill(-floorLum / 2) });
+    const out = compositeOnto(columnsPhoto(width, height, () => oak), render, 1).data;
+    const p = Array.from(out.subarray((32 * width + 32) * 3, (32 * width + 32) * 3 + 3));
+    expect(lum(p) / floorLum).toBeGreaterThan(0.12);
+    expect(lum(p) / floorLum).toBeLessThan(0.18);
+  });
 });
 
 describe("the photo's edge blur", () => {

@@ -330,12 +330,21 @@ export function compositeOnto(photo: RgbImage, render: RenderResult, seed: numbe
       let lr = SRGB_TO_LINEAR[r]! * keep;
       let lg = SRGB_TO_LINEAR[g]! * keep;
       let lb = SRGB_TO_LINEAR[b]! * keep;
-      const ml = luminance(m0, m1, m2);
+      let ml = luminance(m0, m1, m2);
       if (ml < 0) {
         // A piece darker than the wall mirrored where the wall was: the floor darkens as in a
         // shadow, keeping its hue, tinted by the piece's colour as much as it is still lit.
         // Taken off every channel alike, the change emptied a warm floor's blue first and dark
         // legs mirrored as red smears; with the wall's tint taken off too, as blue ones.
+        // The wall's reflection lost is a share of the floor's light as the photo shows it, so
+        // it is taken from the floor in the piece's shadow in that proportion: taken off whole,
+        // it left black blots under a dark chair's feet, where the contact shadow had already
+        // taken most of the floor's light (for a dark piece this is exact; a lighter one's own
+        // reflection is left as dim as the shadow).
+        m0 *= seen;
+        m1 *= seen;
+        m2 *= seen;
+        ml *= seen;
         const f = Math.max(0, 1 + ml / Math.max(1e-4, luminance(lr, lg, lb)));
         lr = Math.max(0, (lr + m0 - ml) * f);
         lg = Math.max(0, (lg + m1 - ml) * f);
