@@ -140,7 +140,7 @@ describe('differential shadows on the photo', () => {
     const rug = piece('rug', 0.3, 3, 0.4);
     const scene = buildScene([rug], 'modern', style, 'living_room', box.ceiling);
     const lights = openingLights(box, [window]);
-    const edged = computeRoomShadows(scene.mesh, scene.casts, box, lights, bounds, null, rugOutlines([rug])).floor;
+    const edged = computeRoomShadows(scene.mesh, scene.casts, box, lights, bounds, rugOutlines([rug])).floor;
     const plain = computeRoomShadows(scene.mesh, scene.casts, box, lights, bounds).floor;
     const at = (gap: number) => around(rug, gap).map(([x, z]) => edged.at(x, z));
     for (const [x, z] of around(rug, 0.002)) expect(plain.at(x, z)).toBe(1);

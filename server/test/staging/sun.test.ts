@@ -6,8 +6,8 @@ import { analyseRoom, ANALYSIS_LONG_SIDE, reviveRoom } from '../../src/staging/l
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
 import { pieceSize } from '../../src/staging/local/furniture.ts';
 import type { Placement } from '../../src/staging/local/layout.ts';
-import { buildScene, estimateLighting } from '../../src/staging/local/render.ts';
-import { computeRoomShadows, ShadeGrid } from '../../src/staging/local/shadows.ts';
+import { buildScene, estimateLighting, sunCut, sunShadow } from '../../src/staging/local/render.ts';
+import { ShadeGrid } from '../../src/staging/local/shadows.ts';
 import { leavesThrough, sunByPatches, SUNLIT, sunThrough } from '../../src/staging/local/sun.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { DEFAULT_SYNTHETIC, renderSyntheticRoom, syntheticCamera } from '../../src/staging/local/synthetic.ts';
@@ -118,9 +118,9 @@ describe('the sun, from the patches it leaves on the floor', () => {
     expect(analyseRoom(img).sun).toBeNull();
   });
 
-  it('leaves the sun patch dark behind a piece standing in it, and lit beside it', () => {
+  it('leaves the sun patch dark behind a piece standing in it, lit beside it, with a sharp edge between', () => {
     // A floor light map of the sun patch alone: 2.5 times the light inside it.
-    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling, score: 1, fallback: false, evidence: { left: 1, right: 1, back: 1 }, nearEvidence: { left: 1, right: 1 } };
+    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling };
     const cell = 0.05;
     const nx = Math.ceil((box.right - box.left) / cell);
     const nz = Math.ceil(box.back / cell);
@@ -130,16 +130,31 @@ describe('the sun, from the patches it leaves on the floor', () => {
     // An armchair in the middle of the patch.
     const chair: Placement = { kind: 'armchair', x: 1.6, z: 4, yaw: 0, size: pieceSize('armchair', STYLE_DEFS.modern), lift: 0 };
     const scene = buildScene([chair], 'modern', STYLE_DEFS.modern, 'living_room', box.ceiling);
-    const shadows = computeRoomShadows(scene.mesh, scene.casts, box, [], { x0: box.left, z0: 0.3, x1: box.right, z1: box.back }, { light, dir: SUN });
-    // Its shadow falls away from the sun, 0.6 m on from its middle.
+    const sun = sunShadow({ dir: SUN, white: [1, 1, 1], windows: null, floor: light }, scene);
+    const cut = (x: number, z: number) => sunCut(sun, x, 0, z);
+    // Its shadow falls away from the sun, 0.6 m on from its middle: the patch keeps the floor's light round it.
     const hor = Math.hypot(SUN[0], SUN[2]);
-    const behind: [number, number] = [chair.x - (SUN[0] / hor) * 0.6, chair.z - (SUN[2] / hor) * 0.6];
+    const [ax, az] = [SUN[0] / hor, SUN[2] / hor];
+    const behind: [number, number] = [chair.x - ax * 0.6, chair.z - az * 0.6];
     expect(inSun(...behind)).toBe(true);
-    expect(shadows.floor.at(...behind)).toBeLessThan(0.55);
+    expect(cut(...behind)).toBeCloseTo(1 / 2.5, 2);
     // A point of the patch the chair does not shade.
     const beside: [number, number] = [chair.x - 0.7, chair.z + 0.6];
     expect(inSun(...beside)).toBe(true);
-    expect(shadows.floor.at(...beside)).toBeGreaterThan(0.9);
+    expect(cut(...beside)).toBe(1);
+    // Across the shadow's side, square to the sun's bearing, the light falls from nearly all to the
+    // shade within 4 cm, as the sun's small disc draws it: read off the floor's grid it spread over half a metre.
+    const across = (s: number) => cut(behind[0] + az * s, behind[1] - ax * s);
+    const steps = Array.from({ length: 300 }, (_, k) => k * 0.005);
+    const lit = steps.find((s) => across(s) > 0.95)!;
+    const shade = steps.filter((s) => s < lit && across(s) < 0.45).at(-1)!;
+    expect(lit - shade).toBeLessThan(0.04);
+    // The other way the same.
+    const lit2 = steps.find((s) => across(-s) > 0.95)!;
+    const shade2 = steps.filter((s) => s < lit2 && across(-s) < 0.45).at(-1)!;
+    expect(lit2 - shade2).toBeLessThan(0.04);
+    // Nothing is cut outside the patch.
+    expect(cut(chair.x - ax * 0.6, 1)).toBe(1);
   });
 
   it('fades in over the penumbra a window frame casts, not in one step', () => {

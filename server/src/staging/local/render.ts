@@ -12,7 +12,7 @@ import { blurInWindow, blurWindow } from './lines.ts';
 import { emptyLayer, everyTileRow, rasterizeInto, type Fragment, type RenderLayer, type Shader } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
 import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type RugOutline, type ShadeGrid, type ShadowCaster } from './shadows.ts';
-import { patchBrightness, sunByPatches, sunThrough } from './sun.ts';
+import { inPatch, patchBrightness, sunByPatches, sunThrough } from './sun.ts';
 import { ROLES, type Role, type StyleDef } from './styles.ts';
 import { clamp, luminance, normalize, smoothstep, type Vec3 } from './vec.ts';
 
@@ -45,9 +45,29 @@ export interface SunLight {
 }
 
 /** The sun and the depth map of the furniture seen from it. */
-interface SunShadow {
+export interface SunShadow {
   light: SunLight;
   map: ShadowMap;
+}
+
+/** The sun with the depth map of the scene's casting pieces seen from it. */
+export function sunShadow(light: SunLight, scene: Scene): SunShadow {
+  return { light, map: new ShadowMap(scene.mesh, scene.casts, light.dir, SUN_PENUMBRA.least, SUN_PENUMBRA.spread) };
+}
+
+/**
+ * What is left of the floor's light at (x, y, z), on or just above it, where the furniture
+ * stands in the sun's way: 1 outside the photo's sun patches; in one, down to the light of the
+ * floor round the patch (a quarter at least) where the furniture's depth map seen from the sun
+ * hides the point, with the sun's narrow penumbra. Traced per point, a chair's open frame casts
+ * its bars and sling; read off the floor's 5 cm grid, it cast a smudge.
+ */
+export function sunCut(sun: SunShadow, x: number, y: number, z: number): number {
+  const sunlit = sun.light.floor.at(x, z);
+  const share = inPatch(sunlit);
+  if (share === 0) return 1;
+  const hidden = 1 - sun.map.visibility(x, y, z, 0, 1, 0);
+  return 1 - share * hidden * (1 - Math.max(0.25, 1 / sunlit));
 }
 
 /** The light the furniture is shaded with: the room's own radiance (light.ts), seen from the floor's middle. */
@@ -320,7 +340,7 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
     // Smooth steps, not thresholds: on a bumped normal a threshold leaves a ragged line along rounded edges.
     const under = 1 - 0.45 * smoothstep(0.35, 0.65, -ny);
     // A rug shows the contact shadows around what stands on it; a foot or base is lit as the floor around it.
-    const floorShade = f.py < 0.05 ? (m.kind === 'rug' ? shadows.floor : shadows.pieces).at(f.px, f.pz) : 1;
+    const floorShade = f.py < 0.05 ? (m.kind === 'rug' ? shadows.floor : shadows.pieces).at(f.px, f.pz) * (sun ? sunCut(sun, f.px, f.py, f.pz) : 1) : 1;
     // Rugs take the floor's shadow grid; everything else the light's depth map.
     const ndl = nx * lx + ny * ly + nz * lz;
     const facingKey = smoothstep(-0.45, -0.25, ndl);
@@ -432,6 +452,8 @@ export interface RenderSetup {
   light: Lighting;
   caster: ShadowCaster;
   floor: FloorShadows;
+  /** The sun's depth map, when the photo shows sun patches: the shadows the furniture casts in them. */
+  sun: SunShadow | null;
   shadowMap: ShadowMap;
   shade: Shader;
   width: number;
@@ -472,13 +494,12 @@ export function setUpRender(
     z1: Math.min(back, z1 + 1.5),
   };
   if (!(bounds.x1 > bounds.x0) || !(bounds.z1 > bounds.z0)) Object.assign(bounds, { x0: left, z0: 0.3, x1: right, z1: back });
-  const patches = light.sun ? { dir: light.sun.dir, light: light.sun.floor } : null;
-  const caster = shadowCaster(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, patches, rugOutlines(placements));
+  const caster = shadowCaster(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, rugOutlines(placements));
   const floor = floorShadows(caster, floorRows);
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key, DAYLIGHT_PENUMBRA.least, DAYLIGHT_PENUMBRA.spread);
-  const sun = light.sun ? { light: light.sun, map: new ShadowMap(scene.mesh, scene.casts, light.sun.dir, SUN_PENUMBRA.least, SUN_PENUMBRA.spread) } : null;
+  const sun = light.sun ? sunShadow(light.sun, scene) : null;
   const shade = makeShader(scene, light, cam, floor, shadowMap, room, sun, caster.occ);
-  return { room, cam, scene, light, caster, floor, shadowMap, shade, width, height };
+  return { room, cam, scene, light, caster, floor, sun, shadowMap, shade, width, height };
 }
 
 /** The furniture's tile rows that `nextTileRow` hands out, rasterised into `layer` (every row by default). */
@@ -628,7 +649,7 @@ export function lampLight(lamps: LampGlow[], px: number, py: number, pz: number,
  * furniture's shadows on them, and the light of its lit shades (above 1 where that outweighs).
  */
 export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
-  const { cam, width, height } = s;
+  const { cam, width, height, sun } = s;
   const { left, right, back } = s.room.box;
   const floorShadow = s.floor.floor;
   const walls = wallShadows(s.caster);
@@ -661,6 +682,7 @@ export function photoShadow(s: RenderSetup, shadow: Float32Array): void {
       if (tf <= ts && tf <= tb) {
         if (tf < Infinity) {
           f = floorShadow.at(dx * tf, dz * tf);
+          if (sun) f *= sunCut(sun, dx * tf, 0, dz * tf);
           if (lamps.length) f += lampLight(lamps, dx * tf, 0, dz * tf, 0, 1, 0);
         }
       } else if (ts <= tb) {

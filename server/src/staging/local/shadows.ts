@@ -1,7 +1,6 @@
 import type { Opening, WallId } from './analyze.ts';
 import type { Mesh } from './mesh.ts';
 import { wallPoint, wallRange, type RoomBox } from './roombox.ts';
-import { SUNLIT } from './sun.ts';
 import type { Vec3 } from './vec.ts';
 
 /**
@@ -412,29 +411,6 @@ function cellAt(occ: Occupancy, x: number, z: number): number {
   return ix < 0 || iz < 0 || ix >= occ.nx || iz >= occ.nz ? -1 : iz * occ.nx + ix;
 }
 
-/** The photo's sun patches: where the floor is brighter than its median, and where the sun is. */
-export interface SunPatches {
-  light: ShadeGrid;
-  /** Unit, towards the sun. */
-  dir: Vec3;
-}
-
-/** Whether the furniture stands in the way of the sun's ray from floor point (x, z). */
-function blocksSun(occ: Occupancy, x: number, z: number, dir: Vec3): boolean {
-  const hor = Math.hypot(dir[0], dir[2]);
-  if (hor < 1e-6) return false;
-  const ux = dir[0] / hor;
-  const uz = dir[2] / hor;
-  const rise = dir[1] / hor;
-  const step = occ.cell * 0.7;
-  for (let s = step; s * rise <= occ.top; s += step) {
-    const i = cellAt(occ, x + ux * s, z + uz * s);
-    if (i < 0) return false;
-    if (occ.solid(i, s * rise)) return true;
-  }
-  return false;
-}
-
 /**
  * Fills SPANS with the slopes the furniture fills seen from (x, y, z) along (ux, uz), out to
  * the last step. Consecutive steps over cells filled alike (one cell, or the inside of a
@@ -694,7 +670,6 @@ export interface ShadowCaster {
   box: RoomBox;
   lights: LightSample[];
   bounds: { x0: number; z0: number; x1: number; z1: number };
-  sun: SunPatches | null;
   /** The casting furniture's extent over the floor, metres. */
   extent: { x0: number; z0: number; x1: number; z1: number };
   steps: Float32Array;
@@ -771,7 +746,6 @@ export function shadowCaster(
   box: RoomBox,
   lights: LightSample[],
   bounds: { x0: number; z0: number; x1: number; z1: number },
-  sun: SunPatches | null = null,
   rugs: RugOutline[] = [],
 ): ShadowCaster {
   let cell = 0.025;
@@ -806,7 +780,7 @@ export function shadowCaster(
     dirs[2 * a] = Math.cos(th);
     dirs[2 * a + 1] = Math.sin(th);
   }
-  return { occ, box, lights, bounds, sun, extent, steps: aoSteps(cell), dirs, feet, rugs };
+  return { occ, box, lights, bounds, extent, steps: aoSteps(cell), dirs, feet, rugs };
 }
 
 /** The plan (x, z) of the part of triangle `o` of P within CONTACT_GAP of the floor, or null. */
@@ -915,7 +889,7 @@ class FloorShade extends ShadeGrid {
 
 /** The factors on the floor around the furniture, with and without its contact shadows. */
 export function floorShadows(c: ShadowCaster, rows?: FloorRows): FloorShadows {
-  const { occ, lights, bounds, sun, steps, dirs } = c;
+  const { occ, lights, bounds, steps, dirs } = c;
   const { cell, nx, nz } = occ;
   const { x0: fx0, z0: fz0, x1: fx1, z1: fz1 } = c.extent;
   const up: Vec3 = [0, 1, 0];
@@ -932,15 +906,12 @@ export function floorShadows(c: ShadowCaster, rows?: FloorRows): FloorShadows {
       q[2] = bounds.z0 + (iz + 0.5) * cell;
       const far = q[0] < fx0 - AO_REACH || q[0] > fx1 + AO_REACH || q[2] < fz0 - AO_REACH || q[2] > fz1 + AO_REACH;
       const i = iz * nx + ix;
-      const sunlit = sun ? sun.light.at(q[0], q[2]) : 1;
-      // A sun patch in the furniture's shadow keeps only the light the floor around it has.
-      const sunCut = sunlit > SUNLIT && sun && blocksSun(occ, q[0], q[2], sun.dir) ? Math.max(0.25, 1 / sunlit) : 1;
       if (far && !lights.length) {
-        floor[i] = sunCut;
+        floor[i] = 1;
         continue;
       }
       const ambient = far ? 1 : floorAmbient(occ, q[0], q[2], steps, dirs, i);
-      floor[i] = receive(occ, lights, q, up, ambient, i, everySample[i] ? -1 : (ix + iz) & 1) * sunCut;
+      floor[i] = receive(occ, lights, q, up, ambient, i, everySample[i] ? -1 : (ix + iz) & 1);
     }
     rows?.finished();
   }

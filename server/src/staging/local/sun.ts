@@ -319,8 +319,11 @@ function exits(cam: Camera, box: RoomBox, points: number[], ux: number, uz: numb
  */
 export function sunByPatches(floorLight: ShadeGrid, x: number, y: number, z: number, d: Vec3): number {
   const t = y / d[1];
-  return smoothstep(EVEN, SUNLIT, floorLight.at(x - d[0] * t, z - d[2] * t));
+  return inPatch(floorLight.at(x - d[0] * t, z - d[2] * t));
 }
+
+/** How surely floor whose light is `factor` times the floor's median is in a sun patch: 0 below EVEN, 1 from SUNLIT. */
+export const inPatch = (factor: number) => smoothstep(EVEN, SUNLIT, factor);
 
 /**
  * How sharply the sunlit cells end: the mean light of those within two cells of the floor that
