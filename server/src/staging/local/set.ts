@@ -157,7 +157,7 @@ const CHOICES: Record<Style, StyleChoices> = {
       { name: 'navy', value: { cover: [0.16, 0.2, 0.32], pillows: [[0.85, 0.78, 0.62], [0.6, 0.18, 0.15]] } },
     ],
     wood: [
-      { name: 'mahogany', value: woodOf('traditional') },
+      { name: 'brown mahogany', value: woodOf('traditional') },
       { name: 'cherry', value: { wood: { color: [0.5, 0.24, 0.12], color2: [0.34, 0.14, 0.06] }, light: { color: [0.6, 0.33, 0.17], color2: [0.44, 0.22, 0.1] } } },
       { name: 'dark oak', value: { wood: { color: [0.3, 0.2, 0.12], color2: [0.18, 0.11, 0.06] }, light: { color: [0.42, 0.3, 0.18], color2: [0.28, 0.19, 0.1] } } },
     ],

@@ -118,14 +118,18 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       upholstery: { ...fabric([0.72, 0.63, 0.5]), weave: 0.5 },
       pillowA: fabric([0.45, 0.12, 0.12]),
       pillowB: fabric([0.7, 0.55, 0.28]),
-      wood: wood([0.38, 0.17, 0.09], [0.23, 0.09, 0.04], 0.25),
+      // A brown mahogany, darker than the modern walnut: the wax's sheen of a bright room over a
+      // red mahogany read as dusty pink on a top seen at a slant, and as orange on a frame in the sun.
+      wood: wood([0.33, 0.18, 0.09], [0.19, 0.09, 0.04], 0.25),
       woodLight: wood([0.48, 0.26, 0.13], [0.32, 0.15, 0.07], 0.25),
       metal: metal([0.78, 0.6, 0.3], 0.7),
-      top: wood([0.38, 0.17, 0.09], [0.23, 0.09, 0.04], 0.35),
+      top: wood([0.33, 0.18, 0.09], [0.19, 0.09, 0.04], 0.3),
       rug: { kind: 'rug', color: [0.46, 0.12, 0.1], color2: [0.14, 0.17, 0.28], color3: [0.8, 0.7, 0.52], color4: [0.72, 0.52, 0.2], spec: 0, shininess: 1, pattern: 1, fringe: true },
       chairFabric: fabric([0.22, 0.32, 0.24]),
       shade: { kind: 'linen', color: [0.93, 0.87, 0.74], spec: 0, shininess: 1, glow: 0.3 },
-      pot: { kind: 'ceramic', color: [0.2, 0.3, 0.5], spec: 0.45, shininess: 60 },
+      // A cream stoneware glaze: a solid cobalt pot was the one cold, loud note among the camel,
+      // oxblood and forest green, and drew the eye from the group in every traditional room.
+      pot: { kind: 'ceramic', color: [0.8, 0.74, 0.62], spec: 0.45, shininess: 60 },
       leaf,
       trunk: plain([0.3, 0.22, 0.14]),
       art: { kind: 'art', color: [0.72, 0.76, 0.74], color2: [0.35, 0.42, 0.3], color3: [0.5, 0.52, 0.25], spec: 0.02, shininess: 5, pattern: 1 },
