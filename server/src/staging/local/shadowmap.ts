@@ -114,6 +114,10 @@ export class ShadowMap {
     const p: Vec3 = [x, y, z];
     const fx = (this.dotU(p) - this.u0) / this.texel;
     const fy = (this.dotV(p) - this.v0) / this.texel;
+    // Farther outside the map than its widest filter reaches, nothing in it can shade the point
+    // (a sun patch away from the furniture, traced per pixel).
+    const reach = Math.max(2, (this.spread > 0 ? MAX_PENUMBRA : this.penumbra) / this.texel) + 1;
+    if (fx < -reach || fy < -reach || fx > this.size + reach || fy > this.size + reach) return 1;
     const d = this.dotD(p) + 0.012;
     const { u, v, dir } = this;
     const nd = nx * dir[0] + ny * dir[1] + nz * dir[2];
