@@ -478,6 +478,34 @@ describe("a stager's layout on the fixture photos", () => {
     }
   });
 
+  it("keeps a bed's group round it, a nightstand at its head, a rug under it and art over it, with a smaller bed where the style's own fits no wall: the portrait room, luxury", () => {
+    for (const name of FIXTURES.filter((n) => n !== LOFT)) {
+      for (const style of STYLES) {
+        const placed = layoutRoom(rooms.get(name)!, 'bedroom', STYLE_DEFS[style]);
+        const bed = placed.find((p) => p.kind === 'bed')!;
+        const [fx, fz] = facing(bed);
+        // In the bed's frame: across it, and out from its middle towards its foot.
+        const local = (p: Placement) => [(p.x - bed.x) * fz - (p.z - bed.z) * fx, (p.x - bed.x) * fx + (p.z - bed.z) * fz] as const;
+        const stands = placed.filter((p) => p.kind === 'nightstand');
+        expect(stands.length, `${name} ${style}`).toBeGreaterThan(0);
+        for (const n of stands) {
+          const [across, out] = local(n);
+          expect(Math.abs(across) - bed.size.w / 2 - n.size.w / 2, `${name} ${style}`).toBeLessThan(0.2);
+          expect(out, `${name} ${style}`).toBeLessThan(n.size.d - bed.size.d / 2);
+        }
+        const [rugAcross, rugOut] = local(placed.find((p) => p.kind === 'rug')!);
+        expect(Math.abs(rugAcross), `${name} ${style}`).toBeLessThan(0.05);
+        expect(Math.abs(rugOut), `${name} ${style}`).toBeLessThan(bed.size.d / 2);
+        expect(placed.some((p) => p.kind === 'art'), `${name} ${style}`).toBe(true);
+      }
+    }
+    // The luxury king bed (2.2 m long) leaves too narrow a passage to the portrait room's far wall, by its corridor: a queen's takes its place.
+    const king = pieceSize('bed', STYLE_DEFS.luxury);
+    const bed = layoutRoom(rooms.get('rooms/empty-living-portrait.jpg')!, 'bedroom', STYLE_DEFS.luxury).find((p) => p.kind === 'bed')!;
+    expect(bed.size.d).toBeLessThan(king.d - 0.1);
+    expect(bed.size.h).toBe(king.h);
+  });
+
   it("sets a bench a hand's width from the bed's foot where the style has one and the floor has room", () => {
     for (const name of ['rooms/empty-open-plan-living-dining.jpg', 'generative/empty-room-pruna-before.jpg']) {
       for (const style of STYLES.filter((s) => !STYLE_DEFS[s].omit.includes('bench'))) {

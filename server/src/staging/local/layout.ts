@@ -1002,23 +1002,12 @@ function layoutCandidates(room: RoomModel, roomType: RoomType, style: StyleDef, 
     const bars = counterLayouts(room, style, zTarget);
     if (bars.length) return bars;
   }
-  const out: Candidate[] = [];
-  for (const wall of room.walls) {
-    for (let a = wall.visibleFrom + 0.3; a <= wall.visibleTo - 0.3; a += 0.1) {
-      const frame = wallFrame(room, wall.id, a);
-      for (const mirror of [1, -1]) {
-        const r = placeGroup(room, group, frame, style, mirror);
-        if (!r) continue;
-        const anchor = r.placed.find((p) => p.kind === group.anchor);
-        if (!anchor) continue;
-        const depth = cam.toCamera([anchor.x, 0, anchor.z])[2];
-        const backBonus = wall.id === 'back' && room.box.back < 6 ? 0.8 : 0;
-        // Prefer walls whose floor line is clearly seen: furniture against a guessed wall floats.
-        const evidence = 4 * room.box.evidence[wall.id];
-        const score = r.score - depthCost(depth, zTarget) + backBonus + 0.4 * freeRun(wall, a) + evidence;
-        out.push({ placed: r.placed, score });
-      }
-    }
+  // Where no wall takes the group at its pieces' size (a king bed across a narrow room), a stager
+  // picks smaller ones before setting the group apart from every wall.
+  let out: Candidate[] = [];
+  for (const shrink of WALL_SHRINK) {
+    out = wallCandidates(room, shrink === 1 ? group : shrunk(group, style, shrink), style, zTarget);
+    if (out.length) break;
   }
   // A desk may float too, facing into the room, scored against the walls' desks (which keep their shelf).
   if (roomType === 'living_room' || roomType === 'office') out.push(...floatingGroups(room, group, style, zTarget));
@@ -1031,6 +1020,45 @@ function layoutCandidates(room: RoomModel, roomType: RoomType, style: StyleDef, 
   }
   if (out.length) return out;
   return [{ placed: floatingLayout(room, group, style, zTarget), score: 0 }];
+}
+
+/** Sizes a group is tried at against the walls, largest first: a queen bed for a king, then a double. */
+const WALL_SHRINK = [1, 0.92, 0.85];
+
+/** The group against every visible, plain stretch of wall, each arrangement scored. */
+function wallCandidates(room: RoomModel, group: Group, style: StyleDef, zTarget: number): Candidate[] {
+  const out: Candidate[] = [];
+  for (const wall of room.walls) {
+    for (let a = wall.visibleFrom + 0.3; a <= wall.visibleTo - 0.3; a += 0.1) {
+      const frame = wallFrame(room, wall.id, a);
+      for (const mirror of [1, -1]) {
+        const r = placeGroup(room, group, frame, style, mirror);
+        if (!r) continue;
+        const anchor = r.placed.find((p) => p.kind === group.anchor);
+        if (!anchor) continue;
+        const depth = room.camera.toCamera([anchor.x, 0, anchor.z])[2];
+        const backBonus = wall.id === 'back' && room.box.back < 6 ? 0.8 : 0;
+        // Prefer walls whose floor line is clearly seen: furniture against a guessed wall floats.
+        const evidence = 4 * room.box.evidence[wall.id];
+        const score = r.score - depthCost(depth, zTarget) + backBonus + 0.4 * freeRun(wall, a) + evidence;
+        out.push({ placed: r.placed, score });
+      }
+    }
+  }
+  return out;
+}
+
+/** The group with every piece's plan and its place round the anchor scaled by `k` (heights kept), drawn `back` metres further out of its frame. */
+function shrunk(group: Group, style: StyleDef, k: number, back = 0): Group {
+  const slot = (s: Slot): Slot => ({
+    ...s,
+    along: s.along * k,
+    out: s.out * k - back,
+    size: scaleSize(s.size ?? pieceSize(s.kind, style), k),
+    ...(s.alternatives ? { alternatives: s.alternatives.map((a) => a * k) } : {}),
+    ...(s.fallback ? { fallback: slot(s.fallback) } : {}),
+  });
+  return { anchor: group.anchor, slots: group.slots.map(slot) };
 }
 
 /** What missing the target depth costs a layout per metre: a group too far back leaves the photo empty. */
@@ -1203,11 +1231,7 @@ function floatingLayout(room: RoomModel, group: Group, style: StyleDef, zTarget:
   for (const shrink of [1, 0.8, 0.65]) {
     for (const z of [zTarget, zTarget + 1, zTarget - 0.6, zTarget + 2]) {
       const frame = { x, z: Math.min(z, back - 0.5), yaw: Math.PI };
-      const scaled: Group = {
-        anchor: group.anchor,
-        slots: group.slots.map((slot) => ({ ...slot, along: slot.along * shrink, out: slot.out * shrink - 0.9, size: scaleSize(slot.size ?? pieceSize(slot.kind, style), shrink) })),
-      };
-      const r = placeGroup(room, scaled, frame, style, 1);
+      const r = placeGroup(room, shrunk(group, style, shrink, 0.9), frame, style, 1);
       if (r) return r.placed;
     }
   }
