@@ -1106,12 +1106,8 @@ function floatingGroups(room: RoomModel, group: Group, style: StyleDef, zTarget:
   for (const shrink of FLOATING_SHRINK) {
     const anchor = scaleSize(anchorSlot.size ?? pieceSize(group.anchor, style), shrink);
     if (out.length || right - left < anchor.w + 2 * PASSAGE) break;
-    const standing: Group = {
-      anchor: group.anchor,
-      slots: group.slots
-        .filter((s) => !WALL_BOUND.includes(s.kind))
-        .map((s) => (shrink === 1 ? s : { ...s, along: s.along * shrink, out: s.out * shrink, size: scaleSize(s.size ?? pieceSize(s.kind, style), shrink) })),
-    };
+    const freestanding: Group = { anchor: group.anchor, slots: group.slots.filter((s) => !WALL_BOUND.includes(s.kind)) };
+    const standing = shrink === 1 ? freestanding : shrunk(freestanding, style, shrink);
     for (const z of depths) {
       for (let x = left + PASSAGE + anchor.w / 2; x <= right - PASSAGE - anchor.w / 2 + 1e-9; x += 0.25) {
         for (const mirror of [1, -1]) {
