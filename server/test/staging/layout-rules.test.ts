@@ -200,6 +200,38 @@ describe("a stager's layout on the fixture photos", () => {
     expect(feet).toBeGreaterThan(0);
   });
 
+  it("lays no rug under the portrait room's near wall, which juts in from where the box's wall runs, in any room type, style or variation, and gives its dining room a smaller rug where the whole one does not fit", () => {
+    const room = rooms.get('rooms/empty-living-portrait.jpg')!;
+    // The foot of the near right wall, as in the test above.
+    const wallAt = (v: number) => 840 + ((862 - 840) * (v - 1050)) / 350;
+    const scale = 1049 / room.camera.p.width;
+    let near = 0;
+    for (const roomType of ROOM_TYPES) {
+      for (const style of STYLES) {
+        const def = STYLE_DEFS[style];
+        for (const [k, placed] of layoutVariations(room, roomType, [def, def, def]).entries()) {
+          for (const rug of placed.filter((p) => p.kind === 'rug')) {
+            for (const [x, z] of footprint(rug)) {
+              const { u, v } = room.camera.project([x, 0, z]);
+              if (v * scale <= 1050) continue;
+              near++;
+              expect(u * scale, `${roomType} ${style} ${k}: corner at ${[x, z].map((t) => t.toFixed(2))}`).toBeLessThan(wallAt(v * scale));
+            }
+          }
+        }
+      }
+    }
+    expect(near).toBeGreaterThan(0);
+    for (const style of STYLES) {
+      const placed = layoutRoom(room, 'dining_room', STYLE_DEFS[style]);
+      const table = placed.find((p) => p.kind === 'diningTable')!;
+      const rug = placed.find((p) => p.kind === 'rug');
+      expect(rug, style).toBeDefined();
+      // Still under every chair tucked in: 40 cm past the table's sides at least.
+      expect(Math.min(rug!.size.w - table.size.w, rug!.size.d - table.size.d), style).toBeGreaterThanOrEqual(0.8 - 1e-9);
+    }
+  });
+
   it('closes the open-plan room cropped to its middle with an armchair beside the table, showing the camera some of its front', async () => {
     const bytes = fixture('rooms/empty-open-plan-living-dining.jpg');
     const { width, height } = await sharp(bytes).metadata();

@@ -3,7 +3,7 @@ import type { Opening, RoomModel, WallId } from './analyze.ts';
 import type { Counter } from './counters.ts';
 import type { Obstacle } from './obstacles.ts';
 import { barStoolBack, headboardTop, pieceSize, type PieceKind, type Size } from './furniture.ts';
-import { wallPoint } from './roombox.ts';
+import { NEAR_FLOOR, wallPoint } from './roombox.ts';
 import type { StyleDef } from './styles.ts';
 import { clamp, smoothstep } from './vec.ts';
 
@@ -302,11 +302,14 @@ export function violation(room: RoomModel, p: Placement, placed: Placement[]): s
   // Worktop pieces stand on the cabinets, which may reach past the box's wall plane.
   const raised = wallPiece || onCounter(p);
   if (!raised) {
-    // Near the camera, a side wall whose floor line the photo barely shows may stand well inside the box's.
-    const off = (side: 'left' | 'right') => (p.foreground ? 0.02 + (UNSURE_WALL - 0.02) * (1 - smoothstep(FAINT_WALL[0], FAINT_WALL[1], room.box.nearEvidence[side])) : 0.02);
-    const [offLeft, offRight] = [off('left'), off('right')];
+    // Near the camera, a side wall whose floor line the photo barely shows may stand well inside
+    // the box's: a foreground chair keeps off it, and so does a rug's near end, which would run
+    // under it.
+    const unsure = (side: 'left' | 'right') => 0.02 + (UNSURE_WALL - 0.02) * (1 - smoothstep(FAINT_WALL[0], FAINT_WALL[1], room.box.nearEvidence[side]));
+    const [unsureLeft, unsureRight] = [unsure('left'), unsure('right')];
     for (const [x, z] of fp) {
-      if (x < left + offLeft || x > right - offRight || z > back - 0.02) return 'outside floor';
+      const near = p.foreground || (p.kind === 'rug' && z < NEAR_FLOOR[1]);
+      if (x < left + (near ? unsureLeft : 0.02) || x > right - (near ? unsureRight : 0.02) || z > back - 0.02) return 'outside floor';
       if (z < 0.6) return 'behind camera';
     }
   }
@@ -529,7 +532,16 @@ function tableWithChairs({ size }: RecipeContext, kind: PieceKind, chairsPerSide
   const aisle = 1.0;
   const tableOut = table.d / 2 + aisle + 0.2;
   const slots: Slot[] = [
-    { kind: 'rug', along: 0, out: tableOut, yaw: 0, weight: 2, size: { ...size('rug'), w: table.w + 1.3, d: table.d + 1.3 } },
+    {
+      kind: 'rug',
+      along: 0,
+      out: tableOut,
+      yaw: 0,
+      weight: 2,
+      size: { ...size('rug'), w: table.w + 1.3, d: table.d + 1.3 },
+      // A narrow room's: still under every chair tucked in.
+      fallback: { kind: 'rug', along: 0, out: tableOut, yaw: 0, weight: 2, size: { ...size('rug'), w: table.w + 0.9, d: table.d + 0.8 } },
+    },
     { kind, along: 0, out: tableOut, yaw: 0, weight: 10 },
   ];
   const perSide = chairsPerSide(table);

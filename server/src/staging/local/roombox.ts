@@ -34,7 +34,7 @@ export interface RoomBox {
 }
 
 /** The stretch of the floor (metres from the camera) where a chair closing the group stands. */
-const NEAR_FLOOR: [number, number] = [0.6, 2.5];
+export const NEAR_FLOOR: [number, number] = [0.6, 2.5];
 
 export function sampleColor(c: ColorPlanes, x: number, y: number, out: Vec3): boolean {
   if (x < 0 || y < 0 || x > c.width - 1.001 || y > c.height - 1.001) return false;
