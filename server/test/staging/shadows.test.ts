@@ -21,7 +21,7 @@ const bounds = { x0: box.left, z0: 0.3, x1: box.right, z1: box.back };
 
 function shadowsFor(placements: Placement[], openings: Opening[]) {
   const scene = buildScene(placements, 'modern', style, 'living_room', box.ceiling);
-  return computeRoomShadows(scene.mesh, scene.casts, box, openingLights(box, openings), bounds);
+  return computeRoomShadows(scene.mesh, scene.solid, box, openingLights(box, openings), bounds);
 }
 
 /** Floor points just outside a footprint: the middle of each side, `gap` metres out. */
@@ -123,6 +123,16 @@ describe('differential shadows on the photo', () => {
     expect(contact(0.005)).toBeLessThan(0.4);
     // At 2.5 cm cells the rim reached 5 cm out at a third of the light; now it is a centimetre or two wide.
     expect(contact(0.05)).toBeGreaterThan(0.75);
+  });
+
+  it("leave the wall behind a plant's crown as lit as the room leaves it: leaves are mostly gaps, and only the pot and trunk occlude", () => {
+    // A fig 40 cm from the back wall, its crown reaching to about 20 cm of it, by the window.
+    const plant = piece('plant', 0, box.back - 0.4);
+    const back = shadowsFor([plant], [window]).walls.back!;
+    // The crown's middle, 0.9-1.1 m up: a quarter of the light was left with the leaves marked solid in the cells.
+    for (const y of [0.9, 1, 1.1]) expect(back.at(0, y)).toBeGreaterThan(0.8);
+    // Beside the pot, the occlusion stays.
+    expect(Math.min(back.at(-0.2, 0.15), back.at(0.2, 0.15))).toBeLessThan(0.75);
   });
 
   it('let the room light through an open frame, where a solid piece shuts it out', () => {

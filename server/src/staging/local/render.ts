@@ -105,6 +105,12 @@ export interface Scene {
   casts: Uint8Array;
   /** Per triangle: glass, which the rasteriser lays over what is behind it (raster.ts). */
   glass: Uint8Array;
+  /**
+   * Per triangle: whether it fills the cells of the room's occlusion and window shadows (shadows.ts):
+   * what casts, less a crown's leaves. Those are mostly gaps; marked solid in the cells, a plant
+   * by a wall drew a dark blot on it. They still cast their dappled shadow in the shadow maps.
+   */
+  solid: Uint8Array;
 }
 
 /** The scene of a style's pieces, built with the furniture set `def` (set.ts); `style` and `roomType` seed the builders' jitter. */
@@ -135,7 +141,8 @@ export function buildScene(placements: Placement[], style: Style, def: StyleDef,
   for (const [a, e] of noShadow) casts.fill(0, a, e);
   const glass = mesh.materials.map((m) => (materials[m]?.m.kind === 'glass' ? 1 : 0));
   for (let t = 0; t < glass.length; t++) if (glass[t]) casts[t] = 0;
-  return { mesh, materials, casts, glass: Uint8Array.from(glass) };
+  const solid = casts.map((c, t) => (c && materials[mesh.materials[t]!]!.m.kind !== 'leaf' ? 1 : 0));
+  return { mesh, materials, casts, glass: Uint8Array.from(glass), solid };
 }
 
 /** The rugs among `placements`, as outlines on the floor (their edges' line, shadows.ts). */
@@ -494,7 +501,7 @@ export function setUpRender(
     z1: Math.min(back, z1 + 1.5),
   };
   if (!(bounds.x1 > bounds.x0) || !(bounds.z1 > bounds.z0)) Object.assign(bounds, { x0: left, z0: 0.3, x1: right, z1: back });
-  const caster = shadowCaster(scene.mesh, scene.casts, room.box, openingLights(room.box, room.openings), bounds, rugOutlines(placements));
+  const caster = shadowCaster(scene.mesh, scene.solid, room.box, openingLights(room.box, room.openings), bounds, rugOutlines(placements));
   const floor = floorShadows(caster, floorRows);
   const shadowMap = new ShadowMap(scene.mesh, scene.casts, light.key, DAYLIGHT_PENUMBRA.least, DAYLIGHT_PENUMBRA.spread);
   const sun = light.sun ? sunShadow(light.sun, scene) : null;
