@@ -670,6 +670,14 @@ describe("a stager's layout on the fixture photos", () => {
         const kinds = placed.map((p) => p.kind);
         expect(kinds, `${name} ${style}`).toEqual(expect.arrayContaining(['desk', 'officeChair']));
         if (name === 'rooms/empty-open-plan-living-dining.jpg') expect(kinds, `${name} ${style}`).toContain('shelf');
+        // The chair is drawn up to the desk, its seat under the worktop's edge: pulled out 17 cm
+        // past it, along a side wall the camera looks down it stood apart, before the shelf.
+        const desk = placed.find((p) => p.kind === 'desk')!;
+        const chair = placed.find((p) => p.kind === 'officeChair')!;
+        const [fx, fz] = facing(desk);
+        const past = (chair.x - desk.x) * fx + (chair.z - desk.z) * fz - desk.size.d / 2;
+        expect(past, `${name} ${style}`).toBeLessThan(0.1);
+        expect(Math.abs((chair.x - desk.x) * fz - (chair.z - desk.z) * fx), `${name} ${style}`).toBeLessThan(desk.size.w / 4);
         // The chair stands on the rug, which runs on under the desk. In the loft a rug that long
         // lies clear of the pipe stubs (and of being hidden by them) only in some styles' places.
         const rug = placed.find((p) => p.kind === 'rug');

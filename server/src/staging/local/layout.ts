@@ -513,7 +513,7 @@ function officeGroup({ size, artLift }: RecipeContext): Group {
         fallback: { kind: 'rug', along: 0, out: 0.05 + rugD / 2, yaw: 0, weight: 2, size: { ...size('rug'), w: desk.w + 0.3, d: rugD } },
       },
       { kind: 'desk', along: 0, out: desk.d / 2 + 0.03, yaw: 0, weight: 10 },
-      { kind: 'officeChair', along: 0.05, out: desk.d + 0.2, yaw: Math.PI + 0.25, weight: 4 },
+      { kind: 'officeChair', along: 0.05, out: desk.d + 0.05, yaw: Math.PI + 0.25, weight: 4 },
       { kind: 'shelf', along: shelfAlong, out: shelf.d / 2 + 0.02, yaw: 0, weight: 3, alternatives: [-shelfAlong] },
       { kind: 'plant', along: -(desk.w / 2 + 0.4), out: 0.35, yaw: 0, weight: 1, alternatives: [desk.w / 2 + 0.4] },
       { kind: 'art', along: 0, out: 0, yaw: 0, weight: 1, lift: artLift(desk.h + 0.45, 0.5), size: { ...size('art'), w: 0.8, h: 0.5 } },
