@@ -177,6 +177,31 @@ describe('wood', () => {
     expect(dark).toBeGreaterThan(0.02);
   });
 
+  it('shows streaks along the grain between the rings where a camera a few metres off resolves only millimetres, not one flat colour', () => {
+    for (const style of ['modern', 'traditional'] as const) {
+      const wood = prepare(STYLE_DEFS[style].materials.wood!);
+      const c: Vec3 = [0, 0, 0];
+      let sum = 0;
+      for (let k = 0; k < 8; k++) {
+        // Up a cabinet's front, across its grain, a millimetre a step, seen at 2.5 mm a pixel
+        // and softened over 5 mm as a photo is.
+        const v = Array.from({ length: 400 }, (_, i) => {
+          albedo(wood, -0.3 + k * 0.09, i * 0.001, 0.2, 7919, c, 2, 0.0025);
+          return lum(c);
+        });
+        const soft = v.map((_, i) => {
+          const near = v.slice(Math.max(0, i - 2), i + 3);
+          return near.reduce((a, b) => a + b, 0) / near.length;
+        });
+        // The median change in tone over 7 mm, as a share of the tone.
+        const steps = soft.slice(0, -7).map((t, i) => (2 * Math.abs(soft[i + 7]! - t)) / (t + soft[i + 7]!));
+        sum += steps.sort((a, b) => a - b)[Math.floor(steps.length / 2)]!;
+      }
+      // With the rings and the fine fibres alone it was 3.8 % (modern) and 4.2 % (traditional).
+      expect(sum / 8, style).toBeGreaterThan(0.05);
+    }
+  });
+
   it('averages rings a pixel cannot resolve to their mean tone, neither flickering nor turning lighter', () => {
     const sharp = across(0.0005);
     const far = across(0.03);

@@ -232,9 +232,12 @@ function woodGrain(pm: PreparedMaterial, x: number, y: number, z: number, seed: 
   const line = smoothstep(0.62, 0.8, f) * (1 - smoothstep(0.84, 0.97, f)) * year;
   const latewood = LATEWOOD_MEAN + (line - LATEWOOD_MEAN) * fine(rings, pixel);
   const contrast = 0.6 + 0.4 * fbm3(x * 2.3, y * 2.3, z * 2.3 + board * 5, seed + 31, 2);
+  // Streaks along the grain a few millimetres wide, in tone: what a camera at a few metres still
+  // resolves of the fibres, so the wood between the rings is not one flat colour.
+  const streak = (noise3(x * 6, y * 150, z * 150, seed + 17) - 0.5) * fine(150, pixel);
   const fibre = (noise3(x * 9, y * 320, z * 320, seed + 7) - 0.5) * fine(320, pixel);
   const pore = smoothstep(0.72, 0.9, noise3(x * 70, y * 1100, z * 1100, seed + 11)) * fine(1100, pixel);
-  const t = clamp(latewood * contrast * 0.9 + fibre * 0.3 + pore * 0.2 + (h1 - 0.5) * 0.15, 0, 1);
+  const t = clamp(latewood * contrast * 0.9 + streak * 0.35 + fibre * 0.3 + pore * 0.2 + (h1 - 0.5) * 0.15, 0, 1);
   mix3(c1, c2, t, out);
   // Boards of one top differ a little in tone, as matched planks do.
   const k = 0.95 + 0.1 * h3;
