@@ -1018,7 +1018,7 @@ function layoutCandidates(room: RoomModel, roomType: RoomType, style: StyleDef, 
   // picks smaller ones before setting the group apart from every wall.
   let out: Candidate[] = [];
   for (const shrink of WALL_SHRINK) {
-    out = wallCandidates(room, shrink === 1 ? group : shrunk(group, style, shrink), style, zTarget);
+    out = wallCandidates(room, shrunk(group, style, shrink), style, zTarget);
     if (out.length) break;
   }
   // A desk may float too, facing into the room, scored against the walls' desks (which keep their shelf).
@@ -1118,8 +1118,7 @@ function floatingGroups(room: RoomModel, group: Group, style: StyleDef, zTarget:
   for (const shrink of FLOATING_SHRINK) {
     const anchor = scaleSize(anchorSlot.size ?? pieceSize(group.anchor, style), shrink);
     if (out.length || right - left < anchor.w + 2 * PASSAGE) break;
-    const freestanding: Group = { anchor: group.anchor, slots: group.slots.filter((s) => !WALL_BOUND.includes(s.kind)) };
-    const standing = shrink === 1 ? freestanding : shrunk(freestanding, style, shrink);
+    const standing = shrunk({ anchor: group.anchor, slots: group.slots.filter((s) => !WALL_BOUND.includes(s.kind)) }, style, shrink);
     for (const z of depths) {
       for (let x = left + PASSAGE + anchor.w / 2; x <= right - PASSAGE - anchor.w / 2 + 1e-9; x += 0.25) {
         for (const mirror of [1, -1]) {

@@ -33,7 +33,7 @@ export interface RoomBox {
   nearEvidence: { left: number; right: number };
 }
 
-/** The stretch of the floor (metres from the camera) where a chair closing the group stands. */
+/** The photo's foreground (metres from the camera): where a chair closing the group stands, and where a rug's near end keeps off a side wall the photo barely shows there. */
 export const NEAR_FLOOR: [number, number] = [0.6, 2.5];
 
 export function sampleColor(c: ColorPlanes, x: number, y: number, out: Vec3): boolean {
