@@ -207,8 +207,12 @@ const BOARD = 0.14;
 /**
  * Wood that does not repeat: a piece is glued from boards side by side across local Z (a top's
  * planks run along its length, local X), each sawn from its own log: a pith axis 15 to 75 cm away
- * and leaning a little, so its growth rings meet a flat face as arches, with its own ring spacing
- * and tone. The ring radius is warped by fractal noise; fibres and pores are streaks along X.
+ * and leaning a little (at most 1 in 33), so its growth rings meet a flat face as arches a few
+ * times longer than wide, with its own ring spacing and tone. Each ring's radius wobbles with the
+ * angle round the pith, so a ring stays one smooth closed curve: noise in the face's own axes
+ * wrinkled it every few centimetres, and where a face cuts a ring nearly tangent (a cathedral's
+ * crown) those wrinkles became lines meandering across the fibres like a contour map. Fibres and
+ * pores are streaks along X.
  * Each ring's latewood is a narrow dark line, rings 7 to 14 mm apart: broad soft bands read as
  * smudges on a top seen end-on. Rings a pixel cannot resolve fade to their mean tone.
  */
@@ -219,11 +223,13 @@ function woodGrain(pm: PreparedMaterial, x: number, y: number, z: number, seed: 
   const h2 = hash3(board, 0, 2, seed);
   const h3 = hash3(board, 0, 3, seed);
   const h4 = hash3(board, 0, 4, seed);
-  const tilt = (h2 - 0.5) * 0.16;
+  const tilt = (h2 - 0.5) * 0.06;
   const py = -0.15 - 0.6 * h1 + x * tilt;
   const pz = (board + 0.5) * BOARD + (h3 - 0.5) * 0.3 + x * tilt * 0.4;
-  const warp = (fbm3(x * 1.3, y * 6, z * 6, seed + board * 97, 3) - 0.5) * 0.03;
-  const r = Math.hypot(y - py, z - pz) + warp;
+  const r0 = Math.hypot(y - py, z - pz) || 1e-9;
+  // Noise on a circle round the pith (its direction, no seam), changing slowly outwards and along it.
+  const warp = (fbm3(x * 1.3 + r0 * 4, ((y - py) / r0) * 2.5, ((z - pz) / r0) * 2.5, seed + board * 97, 2) - 0.5) * 0.03;
+  const r = r0 + warp;
   const rings = 70 + 70 * h4;
   // Years differ: rings narrow and widen, and some rings' lines are strong, others barely there.
   const phase = r * rings + 1.2 * noise3(r * rings * 0.4, board * 3.7, 0, seed + 13);
