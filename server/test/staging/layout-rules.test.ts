@@ -663,6 +663,28 @@ describe("a stager's layout on the fixture photos", () => {
     }
   });
 
+  it('stands a sideboard behind a dining table only with room to pull the far chairs out before its doors, in every style and variation', () => {
+    let behind = 0;
+    for (const [name, room] of rooms) {
+      for (const style of STYLES) {
+        const def = STYLE_DEFS[style];
+        for (const [k, placed] of layoutVariations(room, 'dining_room', [def, def, def]).entries()) {
+          const table = placed.find((p) => p.kind === 'diningTable');
+          const sideboard = placed.find((p) => p.kind === 'sideboard');
+          if (!table || !sideboard) continue;
+          const [fx, fz] = facing(sideboard);
+          const out = (table.x - sideboard.x) * fx + (table.z - sideboard.z) * fz;
+          const along = Math.abs((table.x - sideboard.x) * fz - (table.z - sideboard.z) * fx);
+          if (along >= (table.size.w + sideboard.size.w) / 2) continue;
+          behind++;
+          // Where the table stood as before a bare wall, its edge was 71 to 73 cm from the doors and the chairs' backs 29 cm.
+          expect(out - sideboard.size.d / 2 - table.size.d / 2, `${name} ${style} ${k}`).toBeGreaterThan(0.9);
+        }
+      }
+    }
+    expect(behind).toBeGreaterThan(10);
+  });
+
   it('furnishes an office with a desk, its chair on a rug running under the desk, the lamp on the desk, and a shelf where the wall has room', () => {
     for (const [name, room] of rooms) {
       for (const style of STYLES) {

@@ -405,6 +405,10 @@ interface Slot {
 interface Group {
   anchor: PieceKind;
   slots: Slot[];
+  /** The same pieces arranged otherwise, each tried against every wall and scored beside this one. */
+  variants?: Group[];
+  /** A piece without which this arrangement is not made: what a variant was arranged for. */
+  needs?: PieceKind;
 }
 
 /** What a room type's recipe reads: the style, its piece sizes, and the ceiling for wall art. */
@@ -525,7 +529,7 @@ function officeGroup({ size, artLift }: RecipeContext): Group {
  * A table out in the room on a rug, chairs facing each other across it (`chairsPerSide` for the
  * table's size), a pendant over it: what the dining room and the kitchen share.
  */
-function tableWithChairs({ size }: RecipeContext, kind: PieceKind, chairsPerSide: (table: Size) => number): { table: Size; slots: Slot[] } {
+function tableWithChairs({ size }: RecipeContext, kind: PieceKind, chairsPerSide: (table: Size) => number): { table: Size; edge: number; slots: Slot[] } {
   const table = size(kind);
   const chair = size('chair');
   // An aisle between the wall and the far chairs.
@@ -561,19 +565,32 @@ function tableWithChairs({ size }: RecipeContext, kind: PieceKind, chairsPerSide
     }
   }
   slots.push({ kind: 'pendant', along: 0, out: tableOut, yaw: 0, weight: 0.5, lift: PENDANT_HEIGHT });
-  return { table, slots };
+  return { table, edge: tableOut - table.d / 2, slots };
 }
 
-/** A long dining table with two or three chairs a side, a sideboard and a plant. */
+/**
+ * A long dining table with two or three chairs a side, a sideboard and a plant. The sideboard
+ * stands against the wall beside the table, or behind it with the whole table drawn out until
+ * its edge is SIDEBOARD_AISLE from the sideboard's doors: behind the table where it stood, the
+ * far chairs' backs were 29 cm from the doors and could not be pulled out. Where neither fits,
+ * the table goes without a sideboard.
+ */
 function diningRoomGroup(ctx: RecipeContext): Group {
-  const { table, slots } = tableWithChairs(ctx, 'diningTable', (t) => (t.w > 1.7 ? 3 : 2));
-  // Against the wall behind the table, or beside it when the chairs leave no room.
+  const { table, edge, slots } = tableWithChairs(ctx, 'diningTable', (t) => (t.w > 1.7 ? 3 : 2));
   const sideboard = ctx.size('sideboard');
   const beside = table.w / 2 + 0.3 + sideboard.w / 2;
-  slots.push({ kind: 'sideboard', along: 0, out: sideboard.d / 2 + 0.02, yaw: 0, weight: 1.5, alternatives: [beside, -beside] });
-  slots.push({ kind: 'plant', along: table.w / 2 + 0.6, out: 0.35, yaw: 0, weight: 1, alternatives: [-(table.w / 2 + 0.6)] });
-  return { anchor: 'diningTable', slots };
+  const against = (along: number, alternatives: number[]): Slot => ({ kind: 'sideboard', along, out: sideboard.d / 2 + 0.02, yaw: 0, weight: 1.5, alternatives });
+  const plant: Slot = { kind: 'plant', along: table.w / 2 + 0.6, out: 0.35, yaw: 0, weight: 1, alternatives: [-(table.w / 2 + 0.6)] };
+  const drawnOut = shrunk({ anchor: 'diningTable', slots }, ctx.style, 1, edge - (sideboard.d + 0.02 + SIDEBOARD_AISLE)).slots;
+  return {
+    anchor: 'diningTable',
+    slots: [...slots, against(beside, [-beside]), plant],
+    variants: [{ anchor: 'diningTable', slots: [...drawnOut, against(0, []), plant], needs: 'sideboard' }],
+  };
 }
+
+/** Between a dining table's edge and the doors of a sideboard behind it (metres): room to pull a chair out and pass behind it. */
+const SIDEBOARD_AISLE = 0.95;
 
 /** A round table for two and a plant, for kitchens without an island the stools can face. */
 function kitchenGroup(ctx: RecipeContext): Group {
@@ -688,6 +705,7 @@ function placeGroup(room: RoomModel, group: Group, frame: { x: number; z: number
     // A rug the frame cuts grounds the group as well, but a whole one shows the room's scale: it counts half.
     score += ok.kind === 'rug' && rugCut(room, ok) ? slot.weight / 2 : slot.weight;
   }
+  if (group.needs && !placed.some((p) => p.kind === group.needs)) return null;
   return { placed, score };
 }
 
@@ -1018,7 +1036,7 @@ function layoutCandidates(room: RoomModel, roomType: RoomType, style: StyleDef, 
   // picks smaller ones before setting the group apart from every wall.
   let out: Candidate[] = [];
   for (const shrink of WALL_SHRINK) {
-    out = wallCandidates(room, shrunk(group, style, shrink), style, zTarget);
+    out = [group, ...(group.variants ?? [])].flatMap((g) => wallCandidates(room, shrunk(g, style, shrink), style, zTarget));
     if (out.length) break;
   }
   // A desk may float too, facing into the room, scored against the walls' desks (which keep their shelf).
@@ -1070,7 +1088,8 @@ function shrunk(group: Group, style: StyleDef, k: number, back = 0): Group {
     ...(s.alternatives ? { alternatives: s.alternatives.map((a) => a * k) } : {}),
     ...(s.fallback ? { fallback: slot(s.fallback) } : {}),
   });
-  return { anchor: group.anchor, slots: group.slots.map(slot) };
+  // Its variants are other groups, shrunk on their own.
+  return { anchor: group.anchor, slots: group.slots.map(slot), ...(group.needs ? { needs: group.needs } : {}) };
 }
 
 /** What missing the target depth costs a layout per metre: a group too far back leaves the photo empty. */
