@@ -8,7 +8,7 @@ import { pieceSize } from '../../src/staging/local/furniture.ts';
 import type { Placement } from '../../src/staging/local/layout.ts';
 import { buildScene, estimateLighting, sunCut, sunShadow } from '../../src/staging/local/render.ts';
 import { ShadeGrid } from '../../src/staging/local/shadows.ts';
-import { leavesThrough, sunByPatches, SUNLIT, sunThrough } from '../../src/staging/local/sun.ts';
+import { leavesThrough, litThreshold, sunByPatches, SUNLIT, sunThrough } from '../../src/staging/local/sun.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { DEFAULT_SYNTHETIC, renderSyntheticRoom, syntheticCamera } from '../../src/staging/local/synthetic.ts';
 import type { Vec3 } from '../../src/staging/local/vec.ts';
@@ -130,7 +130,7 @@ describe('the sun, from the patches it leaves on the floor', () => {
     // An armchair in the middle of the patch.
     const chair: Placement = { kind: 'armchair', x: 1.6, z: 4, yaw: 0, size: pieceSize('armchair', STYLE_DEFS.modern), lift: 0 };
     const scene = buildScene([chair], 'modern', STYLE_DEFS.modern, 'living_room', box.ceiling);
-    const sun = sunShadow({ dir: SUN, white: [1, 1, 1], windows: null, floor: light }, scene);
+    const sun = sunShadow({ dir: SUN, white: [1, 1, 1], windows: null, floor: light, sunlit: SUNLIT }, scene);
     const cut = (x: number, z: number) => sunCut(sun, x, 0, z);
     // Its shadow falls away from the sun, 0.6 m on from its middle: the patch keeps the floor's light round it.
     const hor = Math.hypot(SUN[0], SUN[2]);
@@ -155,6 +155,40 @@ describe('the sun, from the patches it leaves on the floor', () => {
     expect(lit2 - shade2).toBeLessThan(0.04);
     // Nothing is cut outside the patch.
     expect(cut(chair.x - ax * 0.6, 1)).toBe(1);
+  });
+
+  it("casts no sun shadow on floor bright beside the window without sun: the patch is the photo's brightest floor, not all floor brighter than most", () => {
+    // The window's glow, 1.8 times the room's light over the floor's near half, and the sun's
+    // patch within it 3.5 times.
+    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling };
+    const cell = 0.05;
+    const nx = Math.ceil((box.right - box.left) / cell);
+    const nz = Math.ceil(box.back / cell);
+    const factor = new Float32Array(nx * nz);
+    for (let iz = 0; iz < nz; iz++) for (let ix = 0; ix < nx; ix++) factor[iz * nx + ix] = inSun(box.left + (ix + 0.5) * cell, (iz + 0.5) * cell) ? 3.5 : (iz + 0.5) * cell > 2 ? 1.8 : 1;
+    const light = new ShadeGrid(box.left, 0, cell, nx, nz, factor);
+    const sunlit = litThreshold(factor);
+    expect(sunlit).toBeGreaterThan(1.8);
+    expect(sunlit).toBeLessThan(3.5);
+    const hor = Math.hypot(SUN[0], SUN[2]);
+    const [ax, az] = [SUN[0] / hor, SUN[2] / hor];
+    const shadowOf = (x: number, z: number, threshold: number) => {
+      const chair: Placement = { kind: 'armchair', x, z, yaw: 0, size: pieceSize('armchair', STYLE_DEFS.modern), lift: 0 };
+      const scene = buildScene([chair], 'modern', STYLE_DEFS.modern, 'living_room', box.ceiling);
+      const sun = sunShadow({ dir: SUN, white: [1, 1, 1], windows: null, floor: light, sunlit: threshold }, scene);
+      const behind: [number, number] = [x - ax * 0.6, z - az * 0.6];
+      return { inSun: inSun(...behind), cut: sunCut(sun, behind[0], 0, behind[1]) };
+    };
+    // A chair on the glow beside the patch: its shadow's line lies on glowing floor.
+    const beside = shadowOf(2.3, 4, sunlit);
+    expect(beside.inSun).toBe(false);
+    expect(beside.cut).toBe(1);
+    // Counting every floor brighter than SUNLIT as sun, it was cut to the light round the patch.
+    expect(shadowOf(2.3, 4, SUNLIT).cut).toBeLessThan(0.6);
+    // A chair in the patch still leaves its shadow in it.
+    const within = shadowOf(1.6, 4, sunlit);
+    expect(within.inSun).toBe(true);
+    expect(within.cut).toBeCloseTo(1 / 3.5, 2);
   });
 
   it('fades in over the penumbra a window frame casts, not in one step', () => {

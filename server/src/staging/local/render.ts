@@ -12,7 +12,7 @@ import { blurInWindow, blurWindow } from './lines.ts';
 import { emptyLayer, everyTileRow, rasterizeInto, type Fragment, type RenderLayer, type Shader } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
 import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type RugOutline, type ShadeGrid, type ShadowCaster } from './shadows.ts';
-import { inPatch, patchBrightness, sunByPatches, sunThrough } from './sun.ts';
+import { inPatch, litThreshold, patchBrightness, SUNLIT, sunByPatches, sunThrough } from './sun.ts';
 import { ROLES, type Role, type StyleDef } from './styles.ts';
 import { clamp, luminance, normalize, smoothstep, type Vec3 } from './vec.ts';
 
@@ -42,6 +42,12 @@ export interface SunLight {
    * lands (`sunByPatches`).
    */
   floor: ShadeGrid;
+  /**
+   * The floor's light (as `floor`) from which a point counts as wholly in the sun: beside a
+   * window the photo's floor is bright without sun too (litThreshold), and a table there cast a
+   * hard sun shadow on its rug that the photo could not have.
+   */
+  sunlit: number;
 }
 
 /** The sun and the depth map of the furniture seen from it. */
@@ -64,7 +70,7 @@ export function sunShadow(light: SunLight, scene: Scene): SunShadow {
  */
 export function sunCut(sun: SunShadow, x: number, y: number, z: number): number {
   const sunlit = sun.light.floor.at(x, z);
-  const share = inPatch(sunlit);
+  const share = inPatch(sunlit, sun.light.sunlit);
   if (share === 0) return 1;
   const hidden = 1 - sun.map.visibility(x, y, z, 0, 1, 0);
   return 1 - share * hidden * (1 - Math.max(0.25, 1 / sunlit));
@@ -86,7 +92,8 @@ export function estimateLighting(room: RoomModel): Lighting {
     const { dir, patches } = room.sun;
     const floor = patches ?? room.floorLight;
     const k = (patchBrightness(floor) - 1) / Math.max(0.15, dir[1]);
-    sun = { dir, white: [level[0] * k, level[1] * k, level[2] * k], windows: patches ? null : room.openings.filter((o) => o.daylight), floor };
+    // Stripes read off a hidden sun's bands are patches already; the whole floor's light also holds the window's glow.
+    sun = { dir, white: [level[0] * k, level[1] * k, level[2] * k], windows: patches ? null : room.openings.filter((o) => o.daylight), floor, sunlit: patches ? SUNLIT : litThreshold(floor.factor) };
   }
   return {
     radiance: room.radiance,

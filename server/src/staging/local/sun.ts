@@ -96,6 +96,22 @@ const HEAD = 2.1;
 const MIN_HIDDEN_ELEVATION = 25 * DEGREE;
 const MAX_HIDDEN_ELEVATION = 60 * DEGREE;
 
+const PATCH_CORE = 0.5;
+
+/**
+ * How bright the photo's floor (its light over the median's, `factor`) must be to be wholly in
+ * the sun: SUNLIT, or PATCH_CORE of the way up to the brightest tenth of the bright floor where
+ * that is much brighter. Beside a window the floor is bright without sun too, lit by the window
+ * and mirroring the wall round it, fading over a metre or two; where the sun falls there as
+ * well, its patch is several times brighter again.
+ */
+export function litThreshold(factor: Float32Array): number {
+  const bright = Array.from(factor).filter((f) => f > SUNLIT && f !== 1);
+  if (!bright.length) return SUNLIT;
+  bright.sort((a, b) => a - b);
+  return Math.max(SUNLIT, 1 + PATCH_CORE * (bright[Math.floor(bright.length * 0.9)]! - 1));
+}
+
 /** The sunlit and evenly lit cells' floor points, [x, z, x, z, ...], or null when there is no sun patch worth explaining. */
 function patchCells(floorLight: ShadeGrid): { lit: number[]; even: number[] } | null {
   const lit: number[] = [];
@@ -322,8 +338,11 @@ export function sunByPatches(floorLight: ShadeGrid, x: number, y: number, z: num
   return inPatch(floorLight.at(x - d[0] * t, z - d[2] * t));
 }
 
-/** How surely floor whose light is `factor` times the floor's median is in a sun patch: 0 below EVEN, 1 from SUNLIT. */
-export const inPatch = (factor: number) => smoothstep(EVEN, SUNLIT, factor);
+/**
+ * How surely floor whose light is `factor` times the floor's median is in a sun patch: 0 below
+ * EVEN, 1 from SUNLIT; or as far below `sunlit` as EVEN is below SUNLIT, 1 from it.
+ */
+export const inPatch = (factor: number, sunlit = SUNLIT) => smoothstep(EVEN + sunlit - SUNLIT, sunlit, factor);
 
 /**
  * How sharply the sunlit cells end: the mean light of those within two cells of the floor that
