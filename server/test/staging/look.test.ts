@@ -48,6 +48,15 @@ describe("the furniture's light is the photo's own", () => {
     expect(lum(down)).toBeLessThan(0.05);
   });
 
+  it("lights what faces the camera from walls as dim as the seen ones' trend makes them: the portrait room's walls dim towards the camera, and on behind it", async () => {
+    const r = await room('empty-living-portrait.jpg');
+    const behind: Vec3 = [0, 0, 0];
+    reflectedLight(r.radiance, [0, 0, -1], 'polished', behind);
+    // Taken as the seen walls' mean, the wall behind the camera was as bright as the walls beside the balcony door.
+    expect(lum(behind)).toBeLessThan(0.6 * lum(estimateLighting(r).wall));
+    expect(lum(behind)).toBeGreaterThan(0.3 * lum(estimateLighting(r).wall));
+  });
+
   it('is balanced: a white surface facing a wall is about as bright as that wall would be in white paint', async () => {
     for (const name of ['empty-living-portrait.jpg', 'empty-open-plan-living-dining.jpg', 'empty-hall-arched-windows.jpg']) {
       const r = await room(name);

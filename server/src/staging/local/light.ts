@@ -68,6 +68,12 @@ const GAIN_RANGE: [number, number] = [1.5, 16];
 const CLIPPED = 0.93;
 /** The unseen wall behind the camera, metres behind it. */
 const FRONT_WALL = -1.5;
+/**
+ * How the unseen walls follow the seen side walls' brightness in depth (per metre, in log
+ * luminance, at most `slope`; only where the seen stretches spread over more than a metre, their
+ * variance in metres squared over `spread`), and how far from the seen walls' mean they may go.
+ */
+const WALL_TREND = { slope: 0.35, spread: 0.1, least: 0.35, most: 1.5 };
 
 export function texelDirection(i: number, j: number): Vec3 {
   const theta = ((j + 0.5) / ENV_H) * Math.PI;
@@ -185,6 +191,9 @@ export function estimateRadiance(
   const ceiling = new Uint8Array(n);
   const solid = new Float64Array(n);
   const tmp: Vec3 = [0, 0, 0];
+  // Unseen walls' texels and how deep in the room each is; the side walls' seen ones, for the trend.
+  const unseen: Array<{ t: number; z: number }> = [];
+  const trend = { w: 0, z: 0, l: 0, zz: 0, zl: 0 };
   for (let j = 0; j < ENV_H; j++) {
     for (let i = 0; i < ENV_W; i++) {
       const t = j * ENV_W + i;
@@ -192,17 +201,40 @@ export function estimateRadiance(
       solid[t] = ((2 * Math.PI) / ENV_W) * (Math.PI / ENV_H) * Math.sin(((j + 0.5) / ENV_H) * Math.PI);
       const { p, surface } = hitBox(centre, d, box);
       if (surface === 'ceiling') ceiling[t] = 1;
+      const wall = surface !== 'floor' && surface !== 'ceiling';
       const q = cam.project(p);
       if (q.depth > 0.2 && sampleColor(color, q.u, q.v, tmp)) {
         const lin = toLinear(tmp);
         env.set(lin, t * 3);
         // Clipped patches of floor and ceiling are glare on gloss and overexposed paint, not lights.
-        const wall = surface !== 'floor' && surface !== 'ceiling';
         if (inOpening(openings, surface, surface === 'back' ? p[0] : p[2], p[1], true) || (wall && Math.max(tmp[0], tmp[1], tmp[2]) > CLIPPED)) daylight[t] = 1;
+        else if (surface === 'left' || surface === 'right') {
+          const l = Math.log(Math.max(1e-4, luminance(lin[0], lin[1], lin[2])));
+          const w = solid[t]!;
+          trend.w += w;
+          trend.z += w * p[2];
+          trend.l += w * l;
+          trend.zz += w * p[2] * p[2];
+          trend.zl += w * p[2] * l;
+        }
       } else {
         const c = surface === 'floor' ? fallback.floor : surface === 'ceiling' ? fallback.ceiling : fallback.wall;
         env.set(c, t * 3);
+        if (wall) unseen.push({ t, z: p[2] });
       }
+    }
+  }
+  // The walls the photo does not show (behind the camera, and the side walls' stretches beside
+  // it) take the seen side walls' trend in depth: lit from windows across the room, walls dim
+  // towards the camera and on behind it, and at the seen walls' mean they lit the fronts of the
+  // furniture, which face the camera, nearly as brightly as the seats.
+  if (trend.w > 0) {
+    const zMean = trend.z / trend.w;
+    const spread = trend.zz / trend.w - zMean * zMean;
+    const slope = spread > WALL_TREND.spread ? clamp((trend.zl / trend.w - zMean * (trend.l / trend.w)) / spread, -WALL_TREND.slope, WALL_TREND.slope) : 0;
+    for (const { t, z } of unseen) {
+      const k = clamp(Math.exp(slope * (z - zMean)), WALL_TREND.least, WALL_TREND.most);
+      for (let c = 0; c < 3; c++) env[t * 3 + c]! *= k;
     }
   }
   // The light budget: surfaces' mean radiance S = ROOM_ALBEDO x (mean arriving light), which is
