@@ -12,7 +12,7 @@ import { blurPlane, type Segment } from '../../src/staging/local/lines.ts';
 import { albedo, leafId, pileLean, prepare, relief, texturePixel, toLinear, type Material } from '../../src/staging/local/materials.ts';
 import { renderFurniture, type RenderResult } from '../../src/staging/local/render.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
-import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
+import { BUILDERS, leaf, pieceSize } from '../../src/staging/local/furniture.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
 import { mulberry32 } from '../../src/staging/local/prng.ts';
 import { cross, luminance, normalize, sub, type Vec3 } from '../../src/staging/local/vec.ts';
@@ -1188,6 +1188,40 @@ describe('an upholstered panel (a wingback chair wing)', () => {
       expect(out).toBeGreaterThanOrEqual(-1e-6);
     }
     expect(x1 - x0).toBeCloseTo(0.08, 5);
+  });
+});
+
+describe('a leaf', () => {
+  /** A leaf 30 cm long and 10 cm wide along +X, level: its vertices (along, across, up) and normals. */
+  function blade(widest?: number) {
+    const b = new MeshBuilder();
+    leaf(b, [0, 0, 0], [1, 0, 0], 0.3, 0.1, 0, leafId(0, 1), widest);
+    const m = b.build();
+    const points: Vec3[] = [];
+    for (let i = 0; i < m.positions.length; i += 3) points.push([m.positions[i]!, m.positions[i + 2]!, m.positions[i + 1]!]);
+    return { points, normals: Array.from({ length: m.normals.length / 3 }, (_, i) => m.normals[3 * i + 1]!) };
+  }
+
+  it('has a smooth outline, fullest where asked, within its width, and faces up', () => {
+    for (const widest of [0.4, 0.62]) {
+      const { points, normals } = blade(widest);
+      // One half's outline: its farthest point across at each station along it, base to tip.
+      const stations = new Map<number, number>();
+      for (const [x, z] of points) if (z > 1e-6) stations.set(Math.round(x * 1e5), Math.max(stations.get(Math.round(x * 1e5)) ?? 0, z));
+      const outline: Array<[number, number]> = [[0, 0], ...[...stations.entries()].sort((a, b) => a[0] - b[0]).map(([x, z]): [number, number] => [x / 1e5, z]), [0.3, 0]];
+      // Two flat halves of a kite turned 38 degrees at their one corner.
+      expect(outline.length - 2).toBeGreaterThanOrEqual(3);
+      for (let k = 2; k < outline.length - 2; k++) {
+        const [a, b2, c] = [outline[k - 1]!, outline[k]!, outline[k + 1]!];
+        const turn = Math.abs(Math.atan2(c[1] - b2[1], c[0] - b2[0]) - Math.atan2(b2[1] - a[1], b2[0] - a[0]));
+        expect(turn, `widest ${widest}, station ${k}`).toBeLessThan((30 * Math.PI) / 180);
+      }
+      const full = outline.reduce((m, p) => (p[1] > m[1] ? p : m));
+      expect(full[1]).toBeLessThanOrEqual(0.05 + 1e-9);
+      expect(full[1]).toBeGreaterThan(0.045);
+      expect(Math.abs(full[0] / 0.3 - widest)).toBeLessThan(0.17);
+      for (const ny of normals) expect(ny).toBeGreaterThan(0.3);
+    }
   });
 });
 

@@ -548,31 +548,50 @@ const floorLamp: Builder = (c, { h }) => {
 };
 
 /**
- * One leaf: a folded lanceolate blade from `base` along `dir`, `width` across at 40% of its
- * length. Its texture coordinates are its own frame (see leafColour in materials.ts): along the
+ * One leaf: a blade from `base` along `dir`, `width` across where it is widest (`widest` of its
+ * length along), with a smooth outline, folded along its midrib and arching over to droop at
+ * its tip. Its texture coordinates are its own frame (see leafColour in materials.ts): along the
  * blade 0..1, across it -1..1 from the midrib, and `id` (the leaf's number plus its shade in the
- * canopy) so every leaf has its own tone.
+ * canopy) so every leaf has its own tone. A kite of four flat triangles read as a cut-out polygon
+ * at full size; a long leaf takes more stations along it than a small one.
  */
-function leaf(b: MeshBuilder, base: Vec3, dir: Vec3, len: number, width: number, material: number, id: number): void {
+export function leaf(b: MeshBuilder, base: Vec3, dir: Vec3, len: number, width: number, material: number, id: number, widest = 0.4): void {
   const axis = normalize(dir);
   const side = normalize(cross(axis, [0, 1, 0]));
   const up = cross(side, axis);
-  const at = (t: number, across: number, lift: number): Vec3 => [
-    base[0] + axis[0] * len * t + side[0] * across + up[0] * lift,
-    base[1] + axis[1] * len * t + side[1] * across + up[1] * lift,
-    base[2] + axis[2] * len * t + side[2] * across + up[2] * lift,
-  ];
-  const tip = at(1, 0, -len * 0.08);
-  const mid = at(0.45, 0, width * 0.12);
-  const left = at(0.4, -width / 2, -width * 0.05);
-  const right = at(0.4, width / 2, -width * 0.05);
-  const leftNormal = normalize(cross(sub(left, base), sub(mid, base)));
-  const rightNormal = normalize(cross(sub(mid, base), sub(right, base)));
-  const uv = (t: number, across: number): Vec3 => [t, across, id];
-  b.triangle(base, left, mid, leftNormal, leftNormal, leftNormal, material, [uv(0, 0), uv(0.4, -1), uv(0.45, 0)]);
-  b.triangle(left, tip, mid, leftNormal, leftNormal, leftNormal, material, [uv(0.4, -1), uv(1, 0), uv(0.45, 0)]);
-  b.triangle(base, mid, right, rightNormal, rightNormal, rightNormal, material, [uv(0, 0), uv(0.45, 0), uv(0.4, 1)]);
-  b.triangle(mid, tip, right, rightNormal, rightNormal, rightNormal, material, [uv(0.45, 0), uv(1, 0), uv(0.4, 1)]);
+  // Half-width along the blade: zero at the stalk and the tip, fullest at `widest`.
+  const power = Math.log(0.5) / Math.log(widest);
+  const shape = (t: number) => Math.sin(Math.PI * t ** power) ** 0.7;
+  // A point of the blade at `t` along it and `a` across it (-1..1): the midrib arches up and droops to the tip, the halves fold down from it.
+  const at = (t: number, a: number): Vec3 => {
+    const half = (width / 2) * shape(t);
+    const lift = width * 0.12 * Math.sin(Math.PI * t) - len * 0.1 * t * t - width * 0.17 * shape(t) * Math.abs(a);
+    const across = a * half;
+    return [base[0] + axis[0] * len * t + side[0] * across + up[0] * lift, base[1] + axis[1] * len * t + side[1] * across + up[1] * lift, base[2] + axis[2] * len * t + side[2] * across + up[2] * lift];
+  };
+  // Each half's normal at a point, from the blade's slopes along and across it, on the upper side.
+  const normalAt = (t: number, a: number, sign: number): Vec3 => {
+    const dt = 1e-3;
+    const tt = clamp(t, dt, 1 - dt);
+    const aa = sign * clamp(Math.abs(a), 0, 1 - dt);
+    const n = normalize(cross(sub(at(tt + dt, aa), at(tt - dt, aa)), sub(at(tt, aa + sign * dt), at(tt, aa))));
+    const k = sign * (n[0] * up[0] + n[1] * up[1] + n[2] * up[2]) < 0 ? -1 : 1;
+    return [n[0] * k * sign, n[1] * k * sign, n[2] * k * sign];
+  };
+  const stations = len > 0.15 ? 6 : 4;
+  const uv = (t: number, a: number): Vec3 => [t, a, id];
+  for (const sign of [-1, 1]) {
+    for (let k = 0; k < stations; k++) {
+      const t0 = k / stations;
+      const t1 = (k + 1) / stations;
+      const p = [at(t0, 0), at(t0, sign), at(t1, sign), at(t1, 0)];
+      const n = [normalAt(t0, 0, sign), normalAt(t0, sign, sign), normalAt(t1, sign, sign), normalAt(t1, 0, sign)];
+      const q = [uv(t0, 0), uv(t0, sign), uv(t1, sign), uv(t1, 0)];
+      // The stalk's and the tip's stations are single points: one triangle there, two elsewhere.
+      if (k > 0) b.triangle(p[0]!, p[1]!, p[2]!, n[0]!, n[1]!, n[2]!, material, [q[0]!, q[1]!, q[2]!]);
+      if (k < stations - 1) b.triangle(p[0]!, p[2]!, p[3]!, n[0]!, n[2]!, n[3]!, material, [q[0]!, q[2]!, q[3]!]);
+    }
+  }
 }
 
 /** A potted plant: trunk, a few branches and leaves whose size and count depend on the style. */
@@ -586,6 +605,8 @@ const plant: Builder = (c, { h }) => {
   // Leaf length, width and count per species.
   const species = style.pieces.plant;
   const [leafLen, leafWidth, count] = species === 'fig' ? [0.22, 0.14, 110] : species === 'ficus' ? [0.13, 0.065, 240] : species === 'olive' ? [0.1, 0.03, 380] : [0.4, 0.13, 60];
+  // A fiddle-leaf fig's blade is fullest towards its tip; the others' below their middle.
+  const widest = species === 'fig' ? 0.62 : 0.4;
   const trunkTop = h * 0.62;
   b.rod([0, potH - 0.03, 0], [0.015, trunkTop, 0.01], 0.012, mat('trunk'));
   const branches = 4;
@@ -608,7 +629,7 @@ const plant: Builder = (c, { h }) => {
     const scale = 0.75 + 0.5 * rng();
     // Leaves deep in the crown are shaded by the ones around them: the nearer the trunk, the darker.
     const outer = clamp(Math.hypot(base[0], base[2]) / (spread + 0.3), 0, 1);
-    leaf(b, base, dir, leafLen * scale, leafWidth * scale * (0.85 + 0.3 * rng()), leafMat, leafId(i, outer));
+    leaf(b, base, dir, leafLen * scale, leafWidth * scale * (0.85 + 0.3 * rng()), leafMat, leafId(i, outer), widest);
   }
 };
 
