@@ -722,8 +722,10 @@ describe('upholstery', () => {
     return Math.sqrt(hp.reduce((a, b) => a + b * b, 0) / hp.length) / mean;
   }
 
-  it("shows a weave's grain at a listing photo's 5 mm a pixel, not a smooth moulding", () => {
-    expect(grain(patch('camera'))).toBeGreaterThan(0.05);
+  it("shows a weave's grain at a listing photo's 5 mm a pixel, not a smooth moulding nor felt", () => {
+    // At 0.07 the portrait room's sofa kept 1.2 % of grain pixel to pixel once softened as its
+    // photo is, against 3.4 % on a generative staging of the same photo: it read as felt.
+    expect(grain(patch('camera'))).toBeGreaterThan(0.09);
   });
 
   it("gives a plain-woven cover (the traditional sofa's) a finer grain than a tweed's, but a grain", () => {

@@ -114,11 +114,12 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       const yarn = wYarn > 0 ? (noise3(x * 400, y * 400, z * 400, seed + 1) - 0.5) * wYarn : 0;
       // Heathered yarn, fibres of two shades spun together (a few millimetres), and the nubs and
       // loops of an upholstery weave: at a listing photo's 3-6 mm a pixel these are the speckle
-      // that tells cloth from a smooth moulding. Bedding is smoother.
+      // that tells cloth from a smooth moulding. Bedding is smoother. Weaker by a third, a sofa
+      // softened as its photo is read as felt; twice as strong, as a sponge.
       const slant = stretch ** -SPECKLE.slant;
       const heather = speckle(x, y, z, seed + 5, 350, pixel, slant);
       const nub = linen ? 0 : speckle(x, y, z, seed + 9, 250, pixel, slant) * 0.67 + speckle(x, y, z, seed + 10, 500, pixel, slant) * 0.33;
-      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + (m.weave ?? 1) * (heather * (linen ? 0.14 : 0.45) + nub * 0.8);
+      const k = 1 + mottle * 0.16 + slub * (linen ? 0.14 : 0.08) + yarn * (linen ? 0.16 : 0.12) + (m.weave ?? 1) * (heather * (linen ? 0.14 : 0.63) + nub * 1.12);
       out[0] = c1[0] * k;
       out[1] = c1[1] * k;
       out[2] = c1[2] * k;
