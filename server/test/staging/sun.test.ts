@@ -24,6 +24,17 @@ function inSun(x: number, z: number): boolean {
   return along >= ROOM.window.from && along <= ROOM.window.to && h >= ROOM.window.bottom && h <= ROOM.window.top;
 }
 
+/** The synthetic room's box, and a floor light map on 5 cm cells of it taking `factor` at each cell's middle (x, z). */
+function floorLight(factor: (x: number, z: number) => number) {
+  const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling };
+  const cell = 0.05;
+  const nx = Math.ceil((box.right - box.left) / cell);
+  const nz = Math.ceil(box.back / cell);
+  const values = new Float32Array(nx * nz);
+  for (let iz = 0; iz < nz; iz++) for (let ix = 0; ix < nx; ix++) values[iz * nx + ix] = factor(box.left + (ix + 0.5) * cell, (iz + 0.5) * cell);
+  return { box, light: new ShadeGrid(box.left, 0, cell, nx, nz, values) };
+}
+
 /** A synthetic room with its floor (sRGB) multiplied by `gain` at each floor point (x, z). */
 function brightenFloor(room: typeof ROOM, gain: (x: number, z: number) => number) {
   const img = renderSyntheticRoom(room);
@@ -120,13 +131,7 @@ describe('the sun, from the patches it leaves on the floor', () => {
 
   it('leaves the sun patch dark behind a piece standing in it, lit beside it, with a sharp edge between', () => {
     // A floor light map of the sun patch alone: 2.5 times the light inside it.
-    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling };
-    const cell = 0.05;
-    const nx = Math.ceil((box.right - box.left) / cell);
-    const nz = Math.ceil(box.back / cell);
-    const factor = new Float32Array(nx * nz);
-    for (let iz = 0; iz < nz; iz++) for (let ix = 0; ix < nx; ix++) factor[iz * nx + ix] = inSun(box.left + (ix + 0.5) * cell, (iz + 0.5) * cell) ? 2.5 : 1;
-    const light = new ShadeGrid(box.left, 0, cell, nx, nz, factor);
+    const { box, light } = floorLight((x, z) => (inSun(x, z) ? 2.5 : 1));
     // An armchair in the middle of the patch.
     const chair: Placement = { kind: 'armchair', x: 1.6, z: 4, yaw: 0, size: pieceSize('armchair', STYLE_DEFS.modern), lift: 0 };
     const scene = buildScene([chair], 'modern', STYLE_DEFS.modern, 'living_room', box.ceiling);
@@ -160,14 +165,8 @@ describe('the sun, from the patches it leaves on the floor', () => {
   it("casts no sun shadow on floor bright beside the window without sun: the patch is the photo's brightest floor, not all floor brighter than most", () => {
     // The window's glow, 1.8 times the room's light over the floor's near half, and the sun's
     // patch within it 3.5 times.
-    const box = { left: ROOM.left, right: ROOM.right, back: ROOM.back, ceiling: ROOM.ceiling };
-    const cell = 0.05;
-    const nx = Math.ceil((box.right - box.left) / cell);
-    const nz = Math.ceil(box.back / cell);
-    const factor = new Float32Array(nx * nz);
-    for (let iz = 0; iz < nz; iz++) for (let ix = 0; ix < nx; ix++) factor[iz * nx + ix] = inSun(box.left + (ix + 0.5) * cell, (iz + 0.5) * cell) ? 3.5 : (iz + 0.5) * cell > 2 ? 1.8 : 1;
-    const light = new ShadeGrid(box.left, 0, cell, nx, nz, factor);
-    const sunlit = litThreshold(factor);
+    const { box, light } = floorLight((x, z) => (inSun(x, z) ? 3.5 : z > 2 ? 1.8 : 1));
+    const sunlit = litThreshold(light.factor);
     expect(sunlit).toBeGreaterThan(1.8);
     expect(sunlit).toBeLessThan(3.5);
     const hor = Math.hypot(SUN[0], SUN[2]);
