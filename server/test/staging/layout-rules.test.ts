@@ -4,7 +4,7 @@ import { ROOM_TYPES, STYLES } from '@roomstager/contracts';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from '../../src/staging/local/analyze.ts';
-import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
+import { BUILDERS, DESK_LAMP, pieceSize } from '../../src/staging/local/furniture.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
 import { closeForeground, footprint, layoutDistance, layoutRoom, layoutVariations, violation, type Placement } from '../../src/staging/local/layout.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
@@ -683,6 +683,49 @@ describe("a stager's layout on the fixture photos", () => {
       }
     }
     expect(behind).toBeGreaterThan(10);
+  });
+
+  it("leaves the desk's lamp in view: no plant, shelf or floor lamp before it covers a third of it, in any style or variation", () => {
+    let offices = 0;
+    for (const [name, room] of rooms) {
+      for (const style of STYLES) {
+        const def = STYLE_DEFS[style];
+        for (const [k, placed] of layoutVariations(room, 'office', [def, def, def]).entries()) {
+          const desk = placed.find((p) => p.kind === 'desk');
+          if (!desk) continue;
+          offices++;
+          const [fx, fz] = facing(desk);
+          // The lamp's place on the desk: in from its left end (its local -X, the wall's way round) and out from its back.
+          const lx = -desk.size.w / 2 + DESK_LAMP.inset;
+          const lz = -desk.size.d / 2 + DESK_LAMP.back;
+          const side = 2 * DESK_LAMP.radius;
+          const lamp: Placement = { kind: 'floorLamp', x: desk.x + fz * lx + fx * lz, z: desk.z - fx * lx + fz * lz, yaw: desk.yaw, size: { w: side, d: side, h: DESK_LAMP.top }, lift: desk.size.h };
+          const box = outline(room, lamp);
+          const depth = (p: Placement) => room.camera.toCamera([p.x, 0, p.z])[2];
+          for (const p of placed.filter((q) => ['plant', 'shelf', 'floorLamp'].includes(q.kind) && depth(q) < depth(lamp))) {
+            const o = outline(room, p);
+            const shared = Math.max(0, Math.min(o.u1, box.u1) - Math.max(o.u0, box.u0)) * Math.max(0, Math.min(o.v1, box.v1) - Math.max(o.v0, box.v0));
+            // The Pruna room's fig stood before it, its crown over the shade.
+            expect(shared / ((box.u1 - box.u0) * (box.v1 - box.v0)), `${name} ${style} ${k} ${p.kind}`).toBeLessThan(1 / 3);
+          }
+        }
+      }
+    }
+    expect(offices).toBeGreaterThan(40);
+  });
+
+  it('gives every variation its seats: an office its desk chair, a kitchen a chair or stool, a dining room two at least', () => {
+    for (const [name, room] of rooms) {
+      for (const roomType of ['office', 'dining_room', 'kitchen'] as const) {
+        for (const style of STYLES) {
+          for (const [k, placed] of layoutVariations(room, roomType, [0, 1, 2].map((v) => variationSet(style, v, 'listing-1', 0).def)).entries()) {
+            const seats = placed.filter((p) => ['officeChair', 'chair', 'barStool'].includes(p.kind)).length;
+            // The least like the others of every layout found was a desk and a plant.
+            expect(seats, `${name} ${roomType} ${style} ${k}`).toBeGreaterThanOrEqual(roomType === 'dining_room' ? 2 : 1);
+          }
+        }
+      }
+    }
   });
 
   it('furnishes an office with a desk, its chair on a rug running under the desk, the lamp on the desk, and a shelf where the wall has room', () => {

@@ -832,13 +832,21 @@ const sideboard: Builder = (c, { w, d, h }) => {
   b.lathe(w * 0.2, 0, [[0.04, h], [0.14, h + 0.06], [0.16, h + 0.08]], 24, mat('metal'), false);
 };
 
+/**
+ * The desk's lamp: its middle `inset` in from the desk's left end (local -X) and `back` from its
+ * back edge, its shade `radius` across at the rim and `top` above the worktop.
+ */
+export const DESK_LAMP = { inset: 0.18, back: 0.15, radius: 0.13, top: 0.5 };
+
 const desk: Builder = (c, { w, d, h }) => {
   const { b, mat } = c;
   b.roundedBox([0, h - 0.02, 0], [w / 2, 0.02, d / 2], 0.006, mat('top'));
   legs(c, w / 2, d / 2, h - 0.04, 0.05);
   b.box([w / 2 - 0.25, h - 0.1, 0], [0.2, 0.06, d / 2 - 0.04], mat('wood'));
-  b.lathe(-w / 2 + 0.18, -d / 2 + 0.15, [[0.08, h], [0.08, h + 0.02], [0.012, h + 0.03], [0.012, h + 0.42]], 16, mat('metal'));
-  b.lathe(-w / 2 + 0.18, -d / 2 + 0.15, [[0.13, h + 0.36], [0.04, h + 0.5]], 20, mat('shade'), false);
+  const lx = -w / 2 + DESK_LAMP.inset;
+  const lz = -d / 2 + DESK_LAMP.back;
+  b.lathe(lx, lz, [[0.08, h], [0.08, h + 0.02], [0.012, h + 0.03], [0.012, h + 0.42]], 16, mat('metal'));
+  b.lathe(lx, lz, [[DESK_LAMP.radius, h + 0.36], [0.04, h + DESK_LAMP.top]], 20, mat('shade'), false);
   b.box([0.05, h + 0.01, -0.05], [0.18, 0.01, 0.12], mat('dark'));
   b.box([0.25, h + 0.02, -d / 2 + 0.15], [0.12, 0.02, 0.09], mat('bookA'));
 };

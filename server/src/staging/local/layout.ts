@@ -2,7 +2,7 @@ import type { RoomType } from '@roomstager/contracts';
 import type { Opening, RoomModel, WallId } from './analyze.ts';
 import type { Counter } from './counters.ts';
 import type { Obstacle } from './obstacles.ts';
-import { barStoolBack, headboardTop, pieceSize, type PieceKind, type Size } from './furniture.ts';
+import { barStoolBack, DESK_LAMP, headboardTop, pieceSize, type PieceKind, type Size } from './furniture.ts';
 import { NEAR_FLOOR, wallPoint } from './roombox.ts';
 import type { StyleDef } from './styles.ts';
 import { clamp, smoothstep } from './vec.ts';
@@ -519,7 +519,8 @@ function officeGroup({ size, artLift }: RecipeContext): Group {
       { kind: 'desk', along: 0, out: desk.d / 2 + 0.03, yaw: 0, weight: 10 },
       { kind: 'officeChair', along: 0.05, out: desk.d + 0.05, yaw: Math.PI + 0.25, weight: 4 },
       { kind: 'shelf', along: shelfAlong, out: shelf.d / 2 + 0.02, yaw: 0, weight: 3, alternatives: [-shelfAlong] },
-      { kind: 'plant', along: -(desk.w / 2 + 0.4), out: 0.35, yaw: 0, weight: 1, alternatives: [desk.w / 2 + 0.4] },
+      // Beside the desk, or past the shelf where it would hide the desk's lamp.
+      { kind: 'plant', along: -(desk.w / 2 + 0.4), out: 0.35, yaw: 0, weight: 1, alternatives: [desk.w / 2 + 0.4, shelfAlong + shelf.w / 2 + 0.35, -(shelfAlong + shelf.w / 2 + 0.35)] },
       { kind: 'art', along: 0, out: 0, yaw: 0, weight: 1, lift: artLift(desk.h + 0.45, 0.5), size: { ...size('art'), w: 0.8, h: 0.5 } },
     ],
   };
@@ -718,7 +719,24 @@ function placeSlot(room: RoomModel, group: Group, slot: Slot, frame: { x: number
   // A low piece before the anchor (a coffee table before a sofa facing the camera) may cover its
   // front up to the seat, as it does in any photo of such a group; a taller one may not.
   const limit = (p: Placement) => (p.size.h + p.lift < LOW_PIECE ? 0.5 : 0.3);
-  return options.find((p) => !hidesAnchor(room, p, placed, group.anchor, limit(p)) && !standsForward(room, p, placed, group.anchor)) ?? null;
+  return options.find((p) => !hidesAnchor(room, p, placed, group.anchor, limit(p)) && !standsForward(room, p, placed, group.anchor) && !hidesDeskLamp(room, p, placed)) ?? null;
+}
+
+/**
+ * Whether a tall companion standing nearer the camera would cover much of the desk's lamp in the
+ * photo: a plant beside the lamp's end of a desk seen along its wall hid the lamp in its crown.
+ */
+function hidesDeskLamp(room: RoomModel, p: Placement, placed: Placement[]): boolean {
+  if (!FAR_SIDE.includes(p.kind)) return false;
+  const desk = placed.find((q) => q.kind === 'desk');
+  if (!desk) return false;
+  const lx = -desk.size.w / 2 + DESK_LAMP.inset;
+  const lz = -desk.size.d / 2 + DESK_LAMP.back;
+  const c = Math.cos(desk.yaw);
+  const sn = Math.sin(desk.yaw);
+  const side = 2 * DESK_LAMP.radius;
+  const lamp: Placement = { kind: 'floorLamp', x: desk.x + c * lx + sn * lz, z: desk.z - sn * lx + c * lz, yaw: desk.yaw, size: { w: side, d: side, h: DESK_LAMP.top }, lift: desk.size.h };
+  return hides(room, p, lamp, 0.3);
 }
 
 /** The layout of one staging: the best of layoutVariations. */
@@ -770,10 +788,13 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
     const near = candidates.filter((c) => c.score >= top - VARIATION_SLACK);
     const apart = (c: Candidate, key: 'main' | 'companions') => chosen.every((q) => layoutDistance(c.placed, q)[key] >= 1);
     const least = (c: Candidate) => Math.min(...chosen.map((q) => Math.max(...Object.values(layoutDistance(c.placed, q)))));
+    // Failing both, the least like them of the layouts within twice the slack: further down the
+    // list are a desk without its chair, a table without its chairs.
+    const fair = candidates.filter((c) => c.score >= top - 2 * VARIATION_SLACK);
     const pick =
       best(near.filter((c) => apart(c, 'main'))) ??
       best(near.filter((c) => apart(c, 'companions'))) ??
-      best([candidates.reduce((most, c) => (least(c) > least(most) + 1e-9 ? c : most))])!;
+      best([fair.reduce((most, c) => (least(c) > least(most) + 1e-9 ? c : most))])!;
     chosen.push(pick.placed);
   }
   return chosen;
