@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ROOM_TYPES, STYLES } from '@roomstager/contracts';
+import { ROOM_TYPES, STYLES, type RoomType } from '@roomstager/contracts';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from '../../src/staging/local/analyze.ts';
@@ -60,6 +60,16 @@ function toWall(room: RoomModel, x: number, z: number): number {
 function outline(room: RoomModel, p: Placement) {
   const corners = footprint(p).flatMap(([x, z]) => [p.lift, p.lift + p.size.h].map((y) => room.camera.project([x, y, z])));
   return { u0: Math.min(...corners.map((q) => q.u)), u1: Math.max(...corners.map((q) => q.u)), v0: Math.min(...corners.map((q) => q.v)), v1: Math.max(...corners.map((q) => q.v)) };
+}
+
+/** Each fixture's three variations of `roomType` in each style, all from the style's own set, with a label naming them. */
+function eachVariation(roomType: RoomType, check: (placed: Placement[], label: string, room: RoomModel) => void): void {
+  for (const [name, room] of rooms) {
+    for (const style of STYLES) {
+      const def = STYLE_DEFS[style];
+      for (const [k, placed] of layoutVariations(room, roomType, [def, def, def]).entries()) check(placed, `${name} ${roomType} ${style} ${k}`, room);
+    }
+  }
 }
 
 describe("a stager's layout on the fixture photos", () => {
@@ -665,52 +675,42 @@ describe("a stager's layout on the fixture photos", () => {
 
   it('stands a sideboard behind a dining table only with room to pull the far chairs out before its doors, in every style and variation', () => {
     let behind = 0;
-    for (const [name, room] of rooms) {
-      for (const style of STYLES) {
-        const def = STYLE_DEFS[style];
-        for (const [k, placed] of layoutVariations(room, 'dining_room', [def, def, def]).entries()) {
-          const table = placed.find((p) => p.kind === 'diningTable');
-          const sideboard = placed.find((p) => p.kind === 'sideboard');
-          if (!table || !sideboard) continue;
-          const [fx, fz] = facing(sideboard);
-          const out = (table.x - sideboard.x) * fx + (table.z - sideboard.z) * fz;
-          const along = Math.abs((table.x - sideboard.x) * fz - (table.z - sideboard.z) * fx);
-          if (along >= (table.size.w + sideboard.size.w) / 2) continue;
-          behind++;
-          // Where the table stood as before a bare wall, its edge was 71 to 73 cm from the doors and the chairs' backs 29 cm.
-          expect(out - sideboard.size.d / 2 - table.size.d / 2, `${name} ${style} ${k}`).toBeGreaterThan(0.9);
-        }
-      }
-    }
+    eachVariation('dining_room', (placed, label) => {
+      const table = placed.find((p) => p.kind === 'diningTable');
+      const sideboard = placed.find((p) => p.kind === 'sideboard');
+      if (!table || !sideboard) return;
+      const [fx, fz] = facing(sideboard);
+      const out = (table.x - sideboard.x) * fx + (table.z - sideboard.z) * fz;
+      const along = Math.abs((table.x - sideboard.x) * fz - (table.z - sideboard.z) * fx);
+      if (along >= (table.size.w + sideboard.size.w) / 2) return;
+      behind++;
+      // Where the table stood as before a bare wall, its edge was 71 to 73 cm from the doors and the chairs' backs 29 cm.
+      expect(out - sideboard.size.d / 2 - table.size.d / 2, label).toBeGreaterThan(0.9);
+    });
     expect(behind).toBeGreaterThan(10);
   });
 
   it("leaves the desk's lamp in view: no plant, shelf or floor lamp before it covers a third of it, in any style or variation", () => {
     let offices = 0;
-    for (const [name, room] of rooms) {
-      for (const style of STYLES) {
-        const def = STYLE_DEFS[style];
-        for (const [k, placed] of layoutVariations(room, 'office', [def, def, def]).entries()) {
-          const desk = placed.find((p) => p.kind === 'desk');
-          if (!desk) continue;
-          offices++;
-          const [fx, fz] = facing(desk);
-          // The lamp's place on the desk: in from its left end (its local -X, the wall's way round) and out from its back.
-          const lx = -desk.size.w / 2 + DESK_LAMP.inset;
-          const lz = -desk.size.d / 2 + DESK_LAMP.back;
-          const side = 2 * DESK_LAMP.radius;
-          const lamp: Placement = { kind: 'floorLamp', x: desk.x + fz * lx + fx * lz, z: desk.z - fx * lx + fz * lz, yaw: desk.yaw, size: { w: side, d: side, h: DESK_LAMP.top }, lift: desk.size.h };
-          const box = outline(room, lamp);
-          const depth = (p: Placement) => room.camera.toCamera([p.x, 0, p.z])[2];
-          for (const p of placed.filter((q) => ['plant', 'shelf', 'floorLamp'].includes(q.kind) && depth(q) < depth(lamp))) {
-            const o = outline(room, p);
-            const shared = Math.max(0, Math.min(o.u1, box.u1) - Math.max(o.u0, box.u0)) * Math.max(0, Math.min(o.v1, box.v1) - Math.max(o.v0, box.v0));
-            // The Pruna room's fig stood before it, its crown over the shade.
-            expect(shared / ((box.u1 - box.u0) * (box.v1 - box.v0)), `${name} ${style} ${k} ${p.kind}`).toBeLessThan(1 / 3);
-          }
-        }
+    eachVariation('office', (placed, label, room) => {
+      const desk = placed.find((p) => p.kind === 'desk');
+      if (!desk) return;
+      offices++;
+      const [fx, fz] = facing(desk);
+      // The lamp's place on the desk: in from its left end (its local -X, the wall's way round) and out from its back.
+      const lx = -desk.size.w / 2 + DESK_LAMP.inset;
+      const lz = -desk.size.d / 2 + DESK_LAMP.back;
+      const side = 2 * DESK_LAMP.radius;
+      const lamp: Placement = { kind: 'floorLamp', x: desk.x + fz * lx + fx * lz, z: desk.z - fx * lx + fz * lz, yaw: desk.yaw, size: { w: side, d: side, h: DESK_LAMP.top }, lift: desk.size.h };
+      const box = outline(room, lamp);
+      const depth = (p: Placement) => room.camera.toCamera([p.x, 0, p.z])[2];
+      for (const p of placed.filter((q) => ['plant', 'shelf', 'floorLamp'].includes(q.kind) && depth(q) < depth(lamp))) {
+        const o = outline(room, p);
+        const shared = Math.max(0, Math.min(o.u1, box.u1) - Math.max(o.u0, box.u0)) * Math.max(0, Math.min(o.v1, box.v1) - Math.max(o.v0, box.v0));
+        // The Pruna room's fig stood before it, its crown over the shade.
+        expect(shared / ((box.u1 - box.u0) * (box.v1 - box.v0)), `${label} ${p.kind}`).toBeLessThan(1 / 3);
       }
-    }
+    });
     expect(offices).toBeGreaterThan(40);
   });
 
