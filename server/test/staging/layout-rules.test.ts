@@ -4,9 +4,9 @@ import { ROOM_TYPES, STYLES, type RoomType } from '@roomstager/contracts';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseRoom, ANALYSIS_LONG_SIDE, type RoomModel } from '../../src/staging/local/analyze.ts';
-import { BUILDERS, DESK_LAMP, pieceSize } from '../../src/staging/local/furniture.ts';
+import { BUILDERS, pieceSize } from '../../src/staging/local/furniture.ts';
 import { decodeImage, fitSize, resizeRgb } from '../../src/staging/local/image.ts';
-import { closeForeground, footprint, layoutDistance, layoutRoom, layoutVariations, violation, type Placement } from '../../src/staging/local/layout.ts';
+import { closeForeground, deskLamp, footprint, layoutDistance, layoutRoom, layoutVariations, violation, type Placement } from '../../src/staging/local/layout.ts';
 import { MeshBuilder } from '../../src/staging/local/mesh.ts';
 import { mulberry32 } from '../../src/staging/local/prng.ts';
 import { variationSet } from '../../src/staging/local/set.ts';
@@ -696,12 +696,7 @@ describe("a stager's layout on the fixture photos", () => {
       const desk = placed.find((p) => p.kind === 'desk');
       if (!desk) return;
       offices++;
-      const [fx, fz] = facing(desk);
-      // The lamp's place on the desk: in from its left end (its local -X, the wall's way round) and out from its back.
-      const lx = -desk.size.w / 2 + DESK_LAMP.inset;
-      const lz = -desk.size.d / 2 + DESK_LAMP.back;
-      const side = 2 * DESK_LAMP.radius;
-      const lamp: Placement = { kind: 'floorLamp', x: desk.x + fz * lx + fx * lz, z: desk.z - fx * lx + fz * lz, yaw: desk.yaw, size: { w: side, d: side, h: DESK_LAMP.top }, lift: desk.size.h };
+      const lamp = deskLamp(desk);
       const box = outline(room, lamp);
       const depth = (p: Placement) => room.camera.toCamera([p.x, 0, p.z])[2];
       for (const p of placed.filter((q) => ['plant', 'shelf', 'floorLamp'].includes(q.kind) && depth(q) < depth(lamp))) {

@@ -27,8 +27,6 @@ type Pt = [number, number];
 
 /** Footprint corners (x, z) of a placement. */
 export function footprint(p: Placement): Pt[] {
-  const c = Math.cos(p.yaw);
-  const s = Math.sin(p.yaw);
   const hw = p.size.w / 2;
   const hd = p.size.d / 2;
   return [
@@ -36,7 +34,14 @@ export function footprint(p: Placement): Pt[] {
     [hw, -hd],
     [hw, hd],
     [-hw, hd],
-  ].map(([lx, lz]) => [p.x + c * lx! + s * lz!, p.z - s * lx! + c * lz!]);
+  ].map(([lx, lz]) => planPoint(p, lx!, lz!));
+}
+
+/** Where a point of a piece's own plan (lx across it, lz out of its back towards its front) lies on the floor. */
+function planPoint(p: Placement, lx: number, lz: number): Pt {
+  const c = Math.cos(p.yaw);
+  const s = Math.sin(p.yaw);
+  return [p.x + c * lx + s * lz, p.z - s * lx + c * lz];
 }
 
 /** Small things standing on a worktop rather than on the floor. */
@@ -114,16 +119,13 @@ function partImageBox(room: RoomModel, p: Placement, back: number, height: numbe
   let v0 = Infinity;
   let u1 = -Infinity;
   let v1 = -Infinity;
-  const c = Math.cos(p.yaw);
-  const sn = Math.sin(p.yaw);
   const hw = p.size.w / 2;
   const hd = p.size.d / 2;
   // Art hangs centred on its lift; everything else stands on it.
   const y0 = p.kind === 'art' ? p.lift - p.size.h / 2 : p.lift;
   for (const lx of [-hw, hw]) {
     for (const lz of [-hd, -hd + back]) {
-      const x = p.x + c * lx + sn * lz;
-      const z = p.z - sn * lx + c * lz;
+      const [x, z] = planPoint(p, lx, lz);
       for (const y of [y0, y0 + height]) {
         const q = room.camera.project([x, y, z]);
         if (q.depth < 0.3) return null;
@@ -729,14 +731,14 @@ function placeSlot(room: RoomModel, group: Group, slot: Slot, frame: { x: number
 function hidesDeskLamp(room: RoomModel, p: Placement, placed: Placement[]): boolean {
   if (!FAR_SIDE.includes(p.kind)) return false;
   const desk = placed.find((q) => q.kind === 'desk');
-  if (!desk) return false;
-  const lx = -desk.size.w / 2 + DESK_LAMP.inset;
-  const lz = -desk.size.d / 2 + DESK_LAMP.back;
-  const c = Math.cos(desk.yaw);
-  const sn = Math.sin(desk.yaw);
+  return desk ? hides(room, p, deskLamp(desk), 0.3) : false;
+}
+
+/** The desk's lamp (furniture.ts DESK_LAMP) as a piece of its own: where it stands on the worktop, its shade's width and height. */
+export function deskLamp(desk: Placement): Placement {
+  const [x, z] = planPoint(desk, -desk.size.w / 2 + DESK_LAMP.inset, -desk.size.d / 2 + DESK_LAMP.back);
   const side = 2 * DESK_LAMP.radius;
-  const lamp: Placement = { kind: 'floorLamp', x: desk.x + c * lx + sn * lz, z: desk.z - sn * lx + c * lz, yaw: desk.yaw, size: { w: side, d: side, h: DESK_LAMP.top }, lift: desk.size.h };
-  return hides(room, p, lamp, 0.3);
+  return { kind: 'floorLamp', x, z, yaw: desk.yaw, size: { w: side, d: side, h: DESK_LAMP.top }, lift: desk.size.h };
 }
 
 /** The layout of one staging: the best of layoutVariations. */

@@ -106,7 +106,7 @@ const PATCH_CORE = 0.5;
  * well, its patch is several times brighter again.
  */
 export function litThreshold(factor: Float32Array): number {
-  const bright = Array.from(factor).filter((f) => f > SUNLIT && f !== 1);
+  const bright = Array.from(factor).filter((f) => f > SUNLIT);
   if (!bright.length) return SUNLIT;
   bright.sort((a, b) => a - b);
   return Math.max(SUNLIT, 1 + PATCH_CORE * (bright[Math.floor(bright.length * 0.9)]! - 1));
