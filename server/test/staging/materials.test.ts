@@ -9,7 +9,7 @@ import { decodeImage, fitSize, resizeRgb, SRGB_TO_LINEAR } from '../../src/stagi
 import { layoutRoom } from '../../src/staging/local/layout.ts';
 import { ENV_H, ENV_W, reflectedLight, texelDirection, type RoomRadiance } from '../../src/staging/local/light.ts';
 import { blurPlane, type Segment } from '../../src/staging/local/lines.ts';
-import { albedo, leafId, pileLean, prepare, relief, texturePixel, toLinear, type Material } from '../../src/staging/local/materials.ts';
+import { albedo, leafId, leatherCrease, leatherSheen, pileLean, prepare, relief, texturePixel, toLinear, type Material } from '../../src/staging/local/materials.ts';
 import { renderFurniture, type RenderResult } from '../../src/staging/local/render.ts';
 import { STYLE_DEFS } from '../../src/staging/local/styles.ts';
 import { BUILDERS, leaf, pieceSize } from '../../src/staging/local/furniture.ts';
@@ -669,6 +669,93 @@ describe('velvet', () => {
       return (Math.max(...c) - Math.min(...c)) / Math.max(...c);
     };
     expect(saturation(1.4) / saturation(0)).toBeLessThan(0.9);
+  });
+});
+
+describe('leather', () => {
+  const hide = prepare(STYLE_DEFS.modern.materials.chairFabric!);
+  const tone = (x: number, y: number, z: number, pixel = 0) => {
+    const c: Vec3 = [0, 0, 0];
+    albedo(hide, x, y, z, 7, c, 1, pixel);
+    return luminance(c[0], c[1], c[2]);
+  };
+
+  it('is grained at the scale of a pixel, darker down its creases, the same every time', () => {
+    expect(hide.m.kind).toBe('leather');
+    expect(tone(0.1, 0.2, 0.3)).toBe(tone(0.1, 0.2, 0.3));
+    // Neighbours 2 mm apart differ (the pebbled grain, seen at a millimetre a pixel) where the mottle alone would not.
+    let step = 0;
+    for (let i = 0; i < 400; i++) step += Math.abs(tone(0.1 + i * 0.002, 0.4, 0.2, 0.001) - tone(0.1 + (i + 1) * 0.002, 0.4, 0.2, 0.001));
+    expect(step / 400 / tone(0.5, 0.4, 0.2)).toBeGreaterThan(0.04);
+    // Down its creases (where `relief` folds it) it is darker than on its face.
+    const creased: number[] = [];
+    const face: number[] = [];
+    for (let i = 0; i < 80; i++) {
+      for (let k = 0; k < 80; k++) {
+        const x = i * 0.025;
+        const y = 0.3 + k * 0.0123;
+        const depth = leatherCrease(x, y, 0.25, 7);
+        if (depth > 0.5) creased.push(tone(x, y, 0.25));
+        else if (depth < 0.02) face.push(tone(x, y, 0.25));
+      }
+    }
+    const mean = (a: number[]) => a.reduce((t, v) => t + v, 0) / a.length;
+    expect(creased.length).toBeGreaterThan(50);
+    expect(mean(creased) / mean(face)).toBeLessThan(0.9);
+    // And the relief tilts the surface there: the creases are shaded as well as darkened.
+    const tilt: Vec3 = [0, 0, 0];
+    const slope = (depth: (d: number) => boolean) => {
+      let sum = 0;
+      let n = 0;
+      for (let i = 0; i < 80; i++) {
+        for (let k = 0; k < 80; k++) {
+          const x = i * 0.025;
+          const y = 0.3 + k * 0.0123;
+          if (!depth(leatherCrease(x, y, 0.25, 7))) continue;
+          relief('leather', x, y, 0.25, 7, tilt);
+          sum += Math.hypot(...tilt);
+          n++;
+        }
+      }
+      return sum / n;
+    };
+    expect(slope((d) => d > 0.1 && d < 0.6)).toBeGreaterThan(1.3 * slope((d) => d === 0));
+  });
+
+  it('shines in patches a hand across and dully down its creases, not with the even sheen of vinyl', () => {
+    expect(leatherSheen(0.1, 0.2, 0.3, 7)).toBe(leatherSheen(0.1, 0.2, 0.3, 7));
+    const values = Array.from({ length: 300 }, (_, i) => leatherSheen(i * 0.01, 0.4, 0.2, 7));
+    expect(Math.max(...values) / Math.min(...values)).toBeGreaterThan(2);
+    // Alike a centimetre apart.
+    let change = 0;
+    for (let i = 1; i < values.length; i++) change += Math.abs(values[i]! - values[i - 1]!);
+    expect(change / (values.length - 1)).toBeLessThan(0.08);
+  });
+
+  it("sews a pouf's side from panels: its cover is drawn in along each seam", () => {
+    const size = pieceSize('pouf', STYLE_DEFS.modern);
+    const b = new MeshBuilder();
+    BUILDERS.pouf({ b, style: STYLE_DEFS.modern, mat: () => 0, rng: mulberry32(1), ceiling: 2.5, lift: 0 }, size);
+    const { positions } = b.build();
+    // The side's ring of vertices nearest half way up, each once, in order round the pouf.
+    let nearest = Infinity;
+    for (let i = 1; i < positions.length; i += 3) nearest = Math.min(nearest, Math.abs(positions[i]! - size.h * 0.45));
+    const ring = new Map<string, [number, number]>();
+    for (let i = 0; i < positions.length; i += 3) {
+      if (Math.abs(Math.abs(positions[i + 1]! - size.h * 0.45) - nearest) > 1e-5) continue;
+      const [x, z] = [positions[i]!, positions[i + 2]!];
+      // Rounded to hundredths of a millimetre (minus zero prints as zero): the seam that closes the ring is one vertex.
+      ring.set(`${Math.round(x * 1e5)},${Math.round(z * 1e5)}`, [Math.atan2(z, x), Math.hypot(x, z)]);
+    }
+    const radii = [...ring.values()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+    expect(radii.length).toBeGreaterThan(60);
+    // A seam: a vertex drawn in by more than 2 mm from both its neighbours, as the soft folds between never are.
+    let seams = 0;
+    for (let k = 0; k < radii.length; k++) {
+      const at = (d: number) => radii[(k + d + radii.length) % radii.length]!;
+      if (at(0) < at(-1) - 0.002 && at(0) < at(1) - 0.002) seams++;
+    }
+    expect(seams).toBe(8);
   });
 });
 

@@ -482,11 +482,14 @@ const slingChair: Builder = (c, { w, d, h }) => {
 
 /** How many pleats gather a pouf's top into its button. */
 const POUF_PLEATS = 12;
+/** How many panels its side is sewn from, and how deep (metres) each seam draws the cover in. */
+const POUF_PANELS = 8;
+const POUF_SEAM = 0.012;
 
 /**
  * A round upholstered pouf in the chair's cover: a drum bellied a little at its middle, its top
  * rolled over at the seam, crowned, and drawn down into a button in pleats that deepen towards it;
- * piping round the seam. A cover is never a ruled solid: soft folds run down the side, and
+ * piping round the seam, and its side sewn from panels. A cover is never a ruled solid: soft folds run down the side, and
  * the pleats are not quite even. The curved style's stands on a brass band.
  */
 const pouf: Builder = (c, { w, h }) => {
@@ -509,7 +512,9 @@ const pouf: Builder = (c, { w, h }) => {
       if (t <= side) {
         const s = t / side;
         const belly = 0.93 + 0.07 * Math.sin(Math.PI * Math.min(1, s / 1.1)) - 0.03 * smoothstep(0.85, 1, s);
-        return [r * belly + fold * Math.sin(7 * a + 2 * Math.sin(3 * a)) * Math.sin(Math.PI * s), base + s * (seam - base)];
+        // Each panel pillows out between the seams that draw it in.
+        const panel = Math.abs(Math.sin((POUF_PANELS * a) / 2)) ** 0.3 - 1;
+        return [r * belly + (fold * Math.sin(7 * a + 2 * Math.sin(3 * a)) + POUF_SEAM * panel) * Math.sin(Math.PI * s), base + s * (seam - base)];
       }
       const u = (t - side) / (1 - side);
       const ridge = Math.abs(Math.sin((POUF_PLEATS * a) / 2 + 0.35 * Math.sin(3 * a + 0.7)));

@@ -125,10 +125,20 @@ export function albedo(pm: PreparedMaterial, x: number, y: number, z: number, se
       out[2] = c1[2] * k;
       return;
     }
-    case 'velvet':
+    case 'velvet': {
+      const k = 1 + (fbm3(x * 9, y * 9, z * 9, seed, 3) - 0.5) * 0.12;
+      out[0] = c1[0] * k;
+      out[1] = c1[1] * k;
+      out[2] = c1[2] * k;
+      return;
+    }
     case 'leather': {
+      // A hide: the tanning's broad mottle, its pebbled grain (a millimetre or two, as a camera
+      // records it), and its creases darker than the face, where the finish has worn into them
+      // (the folds `relief` shades, same seed). Mottle alone read as moulded plastic.
       const mottle = fbm3(x * 9, y * 9, z * 9, seed, 3) - 0.5;
-      const k = 1 + mottle * (m.kind === 'leather' ? 0.3 : 0.12);
+      const grain = speckle(x, y, z, seed + 7, 600, pixel, stretch ** -SPECKLE.slant);
+      const k = (1 + mottle * 0.3 + grain * 0.35) * (1 - LEATHER_CREASE_DARK * leatherCrease(x, y, z, seed));
       out[0] = c1[0] * k;
       out[1] = c1[1] * k;
       out[2] = c1[2] * k;
@@ -298,6 +308,11 @@ export function pileLean(x: number, y: number, z: number, seed: number): number 
   return 2 * (fbm3(x * 5, y * 5, z * 5, seed + 7, 3) - 0.5);
 }
 
+/** How much darker a leather crease's floor is than the hide's face. */
+const LEATHER_CREASE_DARK = 0.3;
+/** Offset of the relief's noise seeds from the material's: the albedo finds the same creases with it. */
+const RELIEF_SEED = 17;
+
 /**
  * Surface relief per material: how its soft creases (upholstery, bedding) or pile (rugs) tilt the
  * normal at a local point, as a vector to add to it; false for smooth finishes. Shading the
@@ -337,7 +352,7 @@ export function relief(kind: MaterialKind, x: number, y: number, z: number, seed
   const fx = x * freq;
   const fy = y * freq;
   const fz = z * freq;
-  const s = seed + 17;
+  const s = seed + RELIEF_SEED;
   const n0 = noise3(fx, fy, fz, s);
   out[0] = ((noise3(fx + h, fy, fz, s) - n0) / h) * amp;
   out[1] = ((noise3(fx, fy + h, fz, s) - n0) / h) * amp;
@@ -360,6 +375,9 @@ function addSlope(profile: (x: number, y: number, z: number, s: number) => numbe
   out[1] += ((profile(x, y + d, z, s) - c0) / d) * depth;
   out[2] += ((profile(x, y, z + d, s) - c0) / d) * depth;
 }
+
+/** How deep in a crease (0..1) a hide's point lies, for a material's seed: where `relief` folds it. */
+export const leatherCrease = (x: number, y: number, z: number, seed: number) => fold(x, y, z, seed + RELIEF_SEED);
 
 /** A leather crease's profile at a point (module level: a closure per shaded sample costs more than the noise). */
 function fold(x: number, y: number, z: number, s: number): number {
@@ -385,6 +403,16 @@ const HANG = 0.035;
 
 /** Depth of a leather crease's slope, in normal units per metre of the fold's profile. */
 const CREASE = 0.004;
+
+/**
+ * How glossy a hide is at a point, as a factor on its sheen (about 0.45 to 1.4): the finish is
+ * rubbed to a shine in patches a hand across and dull down its creases, so its highlight breaks
+ * up as a worn hide's does, where an even sheen reads as vinyl.
+ */
+export function leatherSheen(x: number, y: number, z: number, seed: number): number {
+  const rubbed = fbm3(x * 7, y * 7, z * 7, seed + 23, 2);
+  return (0.45 + 0.95 * smoothstep(0.25, 0.75, rubbed)) * (1 - 0.5 * leatherCrease(x, y, z, seed));
+}
 
 /**
  * Pile at the scales a listing photo shows: single tufts (a few millimetres, seen as grain),

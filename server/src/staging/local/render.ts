@@ -5,7 +5,7 @@ import { cavityOcclusion } from './cavity.ts';
 import { BUILDERS } from './furniture.ts';
 import { footprint, onCounter, type Placement } from './layout.ts';
 import { evalSh, inOpening, mirrorLight, radianceCentre, reflectedLight, type RoomRadiance } from './light.ts';
-import { albedo, pileLean, prepare, relief, texturePixel, toLinear, type PreparedMaterial } from './materials.ts';
+import { albedo, leatherSheen, pileLean, prepare, relief, texturePixel, toLinear, type PreparedMaterial } from './materials.ts';
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow } from './lines.ts';
@@ -427,7 +427,8 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       g = g * 0.25 + env[1] * (tex[1] * k + coat);
       b = b * 0.25 + env[2] * (tex[2] * k + coat);
     } else if (m.spec > 0) {
-      const k = m.spec * (0.04 + 0.96 * fres * (glossy ? 1 : SATIN_GRAZING)) * ao;
+      const patchy = m.kind === 'leather' ? leatherSheen(f.lx, f.ly, f.lz, f.material * 7919) : 1;
+      const k = m.spec * (0.04 + 0.96 * fres * (glossy ? 1 : SATIN_GRAZING)) * ao * patchy;
       r += env[0] * k;
       g += env[1] * k;
       b += env[2] * k;

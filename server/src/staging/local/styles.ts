@@ -90,7 +90,7 @@ export const STYLE_DEFS: Record<Style, StyleDef> = {
       metal: metal([0.04, 0.04, 0.045], 0.35),
       top: wood([0.36, 0.22, 0.13], [0.22, 0.13, 0.07], 0.2),
       rug: { kind: 'rug', color: [0.7, 0.67, 0.61], color2: [0.57, 0.54, 0.49], color3: [0.42, 0.39, 0.35], spec: 0, shininess: 1, pattern: 2 },
-      chairFabric: { kind: 'leather', color: [0.5, 0.3, 0.12], spec: 0.2, shininess: 25 },
+      chairFabric: { kind: 'leather', color: [0.47, 0.3, 0.17], spec: 0.2, shininess: 25 },
       shade: { kind: 'linen', color: [0.92, 0.9, 0.86], spec: 0, shininess: 1, glow: 0.25 },
       pot: plain([0.12, 0.12, 0.12], 0.1),
       leaf,
