@@ -62,6 +62,18 @@ describe('glass in the rasteriser', () => {
     }
   });
 
+  it('takes away as much of what is behind a pane as its shader says the pane takes at that view', () => {
+    // A slanted pane reflects more and passes less: its shader gives its opacity in out[3].
+    const slanted = (f: Fragment, out: Float32Array) => {
+      shade(f, out);
+      if (f.material === PANE) out[3] = 0.3;
+    };
+    const dimmer = rasterizeInto(mesh, cam, emptyLayer(W, H), slanted, everyTileRow(), glass);
+    const i = 60 * W + 70;
+    expect(dimmer.color[i * 3]).toBeCloseTo(1 - 0.3 + 0.05, 5);
+    expect(dimmer.alpha[60 * W + 130]).toBeCloseTo(0.3, 5);
+  });
+
   it('hides a pane behind something opaque; without the flags draws it as an opaque board, and the rest the same', () => {
     // The post at x = 0.3 m, 1.5 m away: column 80 + 120 * 0.3 / 1.5 = 104.
     expect(at(104, 60).rgb).toEqual([1, 0, 0]);

@@ -17,6 +17,10 @@ export interface Fragment {
   material: number;
 }
 
+/**
+ * Shades a fragment into `out`: linear RGB, and for glass (out[3]) the share of the light behind
+ * it that the pane takes away at this view, GLASS_OPACITY unless the shader says.
+ */
 export type Shader = (f: Fragment, out: Float32Array) => void;
 
 export interface RenderLayer {
@@ -139,7 +143,7 @@ export function rasterizeInto(mesh: Mesh, cam: Camera, layer: RenderLayer, shade
     sumX: new Float32Array(SPP),
     sumY: new Float32Array(SPP),
     fragment: { px: 0, py: 0, pz: 0, nx: 0, ny: 0, nz: 0, lx: 0, ly: 0, lz: 0, face: 1, material: 0 },
-    rgb: new Float32Array(3),
+    rgb: new Float32Array(4),
     nearest: 0,
   };
   let clear: TileSamples | null = null;
@@ -376,17 +380,18 @@ function resolveTile(mesh: Mesh, triangles: RasterTriangles, x0: number, y0: num
 }
 
 /**
- * Share of the light behind a pane of glass that it takes away (reflected and absorbed): the
- * shader gives what the glass itself reflects, and what lies behind shows through the rest.
+ * Share of the light behind a pane of glass that it takes away (reflected and absorbed) where
+ * the shader does not say (Shader): what the glass itself reflects it gives, and what lies
+ * behind shows through the rest.
  */
 export const GLASS_OPACITY = 0.12;
 
 /**
  * Lays the tile's glass over what the layer holds: per pixel, what the panes reflect is added
  * and what lies behind them (furniture, or the photo where the layer is empty) is kept but for
- * GLASS_OPACITY of their coverage. The depth stays the opaque surface's. Per pixel, not per
- * sample: on a pixel where an edge in front of a pane crosses it, that edge is dimmed a little
- * too (at most the opacity times the pane's share of the pixel).
+ * their opacity (the shader's out[3]) times their coverage. The depth stays the opaque surface's.
+ * Per pixel, not per sample: on a pixel where an edge in front of a pane crosses it, that edge
+ * is dimmed a little too (at most the opacity times the pane's share of the pixel).
  */
 function resolveGlass(mesh: Mesh, triangles: RasterTriangles, x0: number, y0: number, tw: number, th: number, samples: TileSamples, pixel: PixelTriangles, shade: Shader, layer: RenderLayer): void {
   const { rgb } = pixel;
@@ -396,7 +401,8 @@ function resolveGlass(mesh: Mesh, triangles: RasterTriangles, x0: number, y0: nu
       const n = gatherPixel(samples.triangle, samples.depth, ((py - y0) * TILE + (px - x0)) * SPP, pixel);
       if (n === 0) continue;
       const pi = py * width + px;
-      const taken = GLASS_OPACITY * shadePixel(mesh, triangles, px, py, n, pixel, shade);
+      shadePixel(mesh, triangles, px, py, n, pixel, shade);
+      const taken = rgb[3]!;
       for (let c = 0; c < 3; c++) color[pi * 3 + c] = color[pi * 3 + c]! * (1 - taken) + rgb[c]!;
       alpha[pi] = alpha[pi]! * (1 - taken) + taken;
     }
@@ -434,7 +440,8 @@ function gatherPixel(sTri: Int32Array, sDepth: Float32Array, base: number, pixel
 
 /**
  * Shades each of the pixel's `n` gathered triangles once, at the centroid of its samples, and
- * leaves their colours weighted by coverage summed in `pixel.rgb`; returns the coverage.
+ * leaves their colours (and for glass their opacities) weighted by coverage summed in
+ * `pixel.rgb`; returns the coverage.
  */
 function shadePixel(mesh: Mesh, triangles: RasterTriangles, px: number, py: number, n: number, pixel: PixelTriangles, shade: Shader): number {
   const { ids, counts, sumX, sumY, fragment, rgb } = pixel;
@@ -442,19 +449,23 @@ function shadePixel(mesh: Mesh, triangles: RasterTriangles, px: number, py: numb
   let g = 0;
   let b = 0;
   let cov = 0;
+  let taken = 0;
   for (let k = 0; k < n; k++) {
     const cnt = counts[k]!;
     interpolate(mesh, triangles, ids[k]!, px + sumX[k]! / cnt, py + sumY[k]! / cnt, fragment);
+    rgb[3] = GLASS_OPACITY;
     shade(fragment, rgb);
     const w = cnt / SPP;
     r += rgb[0]! * w;
     g += rgb[1]! * w;
     b += rgb[2]! * w;
+    taken += rgb[3]! * w;
     cov += w;
   }
   rgb[0] = r;
   rgb[1] = g;
   rgb[2] = b;
+  rgb[3] = taken;
   return cov;
 }
 

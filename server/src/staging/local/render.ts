@@ -9,7 +9,7 @@ import { albedo, leatherSheen, pileLean, prepare, relief, texturePixel, toLinear
 import { MeshBuilder, type Mesh } from './mesh.ts';
 import { hashString, mulberry32 } from './prng.ts';
 import { blurInWindow, blurWindow } from './lines.ts';
-import { emptyLayer, everyTileRow, rasterizeInto, type Fragment, type RenderLayer, type Shader } from './raster.ts';
+import { emptyLayer, everyTileRow, GLASS_OPACITY, rasterizeInto, type Fragment, type RenderLayer, type Shader } from './raster.ts';
 import { ShadowMap } from './shadowmap.ts';
 import { floorShadows, openingLights, shadowCaster, wallShadows, type FloorRows, type FloorShadows, type LightSample, type RugOutline, type ShadeGrid, type ShadowCaster } from './shadows.ts';
 import { inPatch, litThreshold, patchBrightness, SUNLIT, sunByPatches, sunThrough } from './sun.ts';
@@ -206,8 +206,9 @@ const SATIN_GRAZING = 0.4;
 /** How far velvet's leaning pile (pileLean) shifts the angle its sheen is seen at, in cosine. */
 const PILE_LEAN = 0.4;
 
-/** What a pane's two faces reflect face on (4 % each), and the share of the room's light it scatters in its tint. */
+/** What a pane's two faces reflect face on (4 % each), what it absorbs, and the share of the room's light it scatters in its tint. */
 const GLASS_REFLECTANCE = 0.08;
+const GLASS_ABSORBED = GLASS_OPACITY - GLASS_REFLECTANCE;
 const GLASS_SCATTER = 0.03;
 /**
  * A pane mirrors the furniture beyond it where that stands in the way (the sofa behind a coffee
@@ -297,6 +298,10 @@ function makeShader(scene: Scene, light: Lighting, cam: Camera, shadows: FloorSh
       for (let ch = 0; ch < 3; ch++) env[ch] = env[ch]! + share * (amb[ch]! * MIRRORED_FURNITURE - env[ch]!);
       const k = GLASS_REFLECTANCE + (1 - GLASS_REFLECTANCE) * (1 - c) ** 5;
       for (let ch = 0; ch < 3; ch++) out[ch] = env[ch]! * k + pm.c1[ch]! * amb[ch]! * GLASS_SCATTER;
+      // What it reflects does not pass through: at a slant the pane mirrors more and shows less
+      // of what lies behind. Passing as much at every angle, it laid its reflection over the
+      // shelf below as a pale wash, brighter than the light that reached it.
+      out[3] = k + GLASS_ABSORBED;
       return;
     }
     if (m.kind === 'rug' || m.kind === 'art') {
@@ -774,7 +779,8 @@ function renderReflection({ room, scene, light, cam, floor, shadowMap, caster, w
   const shade = makeShader(scene, light, half, floor, shadowMap, room, null, caster.occ);
   const layer = rasterizeInto(mirrored, half, emptyLayer(w, h), (f, out) => {
     if (f.material === NO_MATERIAL) {
-      out.fill(0);
+      // A pane here keeps its opacity (raster.ts): it dims what is mirrored behind it.
+      out.fill(0, 0, 3);
       return;
     }
     f.py = -f.py;
