@@ -785,7 +785,7 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
   const chosen: Placement[][] = [];
   for (const [k, style] of sets.entries()) {
     const candidates = layoutCandidates(room, roomType, style, k).sort((a, b) => b.score - a.score);
-    const best = bestClosed(room, roomType, style);
+    const best = bestClosed(room, roomType, style, chosen);
     const top = candidates[0]!.score;
     const near = candidates.filter((c) => c.score >= top - VARIATION_SLACK);
     const apart = (c: Candidate, key: 'main' | 'companions') => chosen.every((q) => layoutDistance(c.placed, q)[key] >= 1);
@@ -800,6 +800,119 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
     chosen.push(pick.placed);
   }
   return chosen;
+}
+
+/**
+ * An office is a desk against one wall: in a large room the rest of the floor, all the photo's
+ * foreground, was left bare. A stager furnishes a second zone there, a reading chair with its
+ * floor lamp: the chair with its back to a side wall, nearer the camera than the desk by
+ * READING_NEARER or more, turned into the room or partly to the lens, in frame and clear of the
+ * openings, hiding none of the desk group; the lamp beside it on the far side (a plant where the
+ * style has no lamp). The layout with the corner, or as it is where the foreground is furnished
+ * already; null where no chair fits.
+ */
+export function readingCorner(room: RoomModel, placed: Placement[], style: StyleDef, earlier: Placement[][] = []): Placement[] | null {
+  const desk = placed.find((p) => p.kind === 'desk');
+  if (!desk) return null;
+  const depth = (x: number, z: number) => room.camera.toCamera([x, 0, z])[2];
+  const deskDepth = depth(desk.x, desk.z);
+  if (placed.some((p) => onFloor(p) && p.size.w * p.size.d > 0.3 && depth(p.x, p.z) < deskDepth - READING_NEARER)) return placed;
+  const kind = !style.omit.includes('armchair') ? 'armchair' : !style.omit.includes('slingChair') ? 'slingChair' : null;
+  if (!kind) return null;
+  const size = pieceSize(kind, style);
+  const ideal = Math.max(READING_DEPTH + 0.4, 0.6 * deskDepth);
+  // Seen from the front or the side: a chair turned away reads as left there, not set out to sit in.
+  const least = Math.max(MIN_FACING[kind] ?? 0, READING_FACING);
+  const { left, right } = room.box;
+  const around = placed.filter((q) => onFloor(q)).flatMap((q) => imageBox(room, q) ?? []);
+  // Earlier variations' reading chairs: a variation's stands a metre from each or is left out,
+  // the variations alike but for it read as one staging.
+  const taken = earlier.flatMap((l) => l.filter((q) => q.kind === kind && !placed.includes(q)));
+  const repeat = (x: number, z: number) => taken.some((q) => Math.hypot(q.x - x, q.z - z) < 1);
+  const poses: Array<{ x: number; z: number; yaw: number; wall: -1 | 0 | 1; cost: number }> = [];
+  for (let z = 1.2; z < room.box.back - 0.5; z += 0.1) {
+    for (let x = left + 0.4; x < right - 0.4; x += 0.1) {
+      const d = depth(x, z);
+      if (d > deskDepth - READING_NEARER || d < READING_DEPTH || repeat(x, z)) continue;
+      const toLens = Math.atan2(-x, -z);
+      // Three-quarters to the camera, turned towards the room's middle rather than a wall.
+      for (const yaw of [toLens - 0.7, toLens + 0.7]) {
+        const facing = lensFacing(yaw, x, z);
+        if (facing < least || Math.sin(yaw) * ((left + right) / 2 - x) < 0) continue;
+        poses.push({ x, z, yaw, wall: 0, cost: Math.abs(d - ideal) - FRONT_VIEW_GAIN * facing + READING_FLOATING_COST });
+      }
+    }
+    for (const wall of [-1, 1] as const) {
+      // Back to a side wall, facing across the room (+X from the left wall), or turned a quarter
+      // or a half of the way to the camera; a hand clear of the wall at its nearest corner.
+      const across = (-wall * Math.PI) / 2;
+      const toLens = Math.atan2(-(wall < 0 ? left : right), -z);
+      for (const yaw of [across, between(across, between(across, toLens)), between(across, toLens)]) {
+        const reach = (Math.abs(Math.sin(yaw)) * size.d + Math.abs(Math.cos(yaw)) * size.w) / 2 + 0.1;
+        const x = wall < 0 ? left + reach : right - reach;
+        const d = depth(x, z);
+        const facing = lensFacing(yaw, x, z);
+        if (d > deskDepth - READING_NEARER || d < READING_DEPTH || facing < least || repeat(x, z)) continue;
+        poses.push({ x, z, yaw, wall, cost: Math.abs(d - ideal) - FRONT_VIEW_GAIN * Math.max(0, facing) });
+      }
+    }
+  }
+  poses.sort((a, b) => a.cost - b.cost);
+  for (const { x, z, yaw, wall } of poses) {
+    const chair: Placement = { kind, x, z, yaw, size, lift: 0 };
+    if (violation(room, chair, placed)) continue;
+    const box = imageBox(room, chair)!;
+    if (box.v1 - box.v0 > READING_TALL * room.camera.p.height || sharedOutline(box, around) > 0.2) continue;
+    if (placed.some((q) => ['desk', 'officeChair', 'shelf', 'plant'].includes(q.kind) && hides(room, chair, q, 0.15))) continue;
+    const withChair = [...placed, chair];
+    const extra = wall ? wallLamp(room, chair, wall, style) : sideTableBeside(chair, style);
+    const fits = (q: Placement) => !violation(room, q, withChair) && !placed.some((r) => ['desk', 'officeChair', 'shelf'].includes(r.kind) && hides(room, q, r, 0.15));
+    const companion = extra.find(fits);
+    return companion ? [...withChair, companion] : withChair;
+  }
+  return null;
+}
+
+/** How much nearer the camera than the desk (metres) a reading corner stands: a zone of its own, not the desk's visitor chair. */
+const READING_NEARER = 1.2;
+/**
+ * How far from the camera a reading chair stands at least (metres), and how much of the photo's
+ * height it may fill: in the mid-foreground. At 2.6 m a wingback filled half the open-plan room's
+ * photo and read as the photo's subject, the desk behind it an afterthought.
+ */
+const READING_DEPTH = 2.8;
+const READING_TALL = 0.3;
+/** How far at least a reading chair turns to the camera (closingChair's facing measure: 1 its front, 0 its side). */
+const READING_FACING = 0.1;
+/** What a reading chair standing out on the floor costs beside one with its back to a side wall, as metres off its ideal depth. */
+const READING_FLOATING_COST = 1;
+
+/**
+ * A reading chair's floor lamp against the side wall behind it, past its footprint: at its arm
+ * farther from the camera, so the chair does not hide it, or at the nearer one (a plant where
+ * the style has no lamp). In the order to try.
+ */
+function wallLamp(room: RoomModel, chair: Placement, wall: -1 | 1, style: StyleDef): Placement[] {
+  const kind = !style.omit.includes('floorLamp') ? 'floorLamp' : 'plant';
+  const size = pieceSize(kind, style);
+  const ends = footprint(chair).map(([, z]) => z);
+  const x = wall < 0 ? room.box.left + size.d / 2 + 0.1 : room.box.right - size.d / 2 - 0.1;
+  return [1, -1].map((side) => ({ kind, x, z: (side > 0 ? Math.max(...ends) : Math.min(...ends)) + side * (0.06 + size.w / 2), yaw: 0, size, lift: 0 }));
+}
+
+/**
+ * A side table at a reading chair's arm out on the floor (a plant where the style has none):
+ * the arm farther from the camera first. In the order to try.
+ */
+function sideTableBeside(chair: Placement, style: StyleDef): Placement[] {
+  const kind = !style.omit.includes('sideTable') ? 'sideTable' : 'plant';
+  const size = pieceSize(kind, style);
+  const reach = chair.size.w / 2 + 0.06 + size.w / 2;
+  const arms = [1, -1].map((side) => {
+    const [x, z] = planPoint(chair, side * reach, 0);
+    return { kind, x, z, yaw: chair.yaw, size, lift: 0 } satisfies Placement;
+  });
+  return arms.sort((a, b) => b.z - a.z);
 }
 
 /** What a foreground chair turned fully away from the camera costs, as metres off its ideal distance. */
@@ -870,8 +983,12 @@ const POUF_CLOSED_GAIN = 1;
  * The best of `ranked` (best first) as staged: a living room's each closed by its foreground
  * chair where one fits, those closed gaining CLOSED_FOREGROUND_GAIN. Candidates are closed in
  * turn only until none left could overtake the best so far: each try walks the floor's places.
+ * An office's best is given its reading corner where one fits (readingCorner), away from
+ * `earlier` variations' own; its desk stays where it was best, so each variation's desk still
+ * stands elsewhere where the room allows (scored as a living room's, the corner drew them together).
  */
-function bestClosed(room: RoomModel, roomType: RoomType, style: StyleDef): (ranked: Candidate[]) => Candidate | undefined {
+function bestClosed(room: RoomModel, roomType: RoomType, style: StyleDef, earlier: Placement[][]): (ranked: Candidate[]) => Candidate | undefined {
+  if (roomType === 'office') return (ranked) => ranked[0] && { ...ranked[0], placed: readingCorner(room, ranked[0].placed, style, earlier) ?? ranked[0].placed };
   if (roomType !== 'living_room') return (ranked) => ranked[0];
   const tried = new Map<Candidate, Candidate>();
   const close = (c: Candidate) => {
