@@ -803,17 +803,19 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
 }
 
 /**
- * An office is a desk against one wall: in a large room the rest of the floor, all the photo's
- * foreground, was left bare. A stager furnishes a second zone there, a reading chair with its
- * floor lamp: the chair with its back to a side wall, nearer the camera than the desk by
- * READING_NEARER or more, turned into the room or partly to the lens, in frame and clear of the
- * openings, hiding none of the desk group; the lamp beside it on the far side (a plant where the
- * style has no lamp). The layout with the corner, or as it is where the foreground is furnished
- * already; null where no chair fits.
+ * An office is a desk against one wall, a bedroom a bed: in a large room the rest of the floor,
+ * all the photo's foreground, was left bare. A stager furnishes a second zone there, a reading
+ * chair with its floor lamp or side table: the chair nearer the camera than the desk or bed by
+ * READING_NEARER or more, with its back to a side wall and turned into the room or partly to the
+ * lens, or out on the floor three-quarters to it; in frame and clear of the openings, hiding none
+ * of the group; the lamp beside it on the far side (a plant where the style has no lamp). The
+ * layout with the corner, or as it is where the foreground is furnished already or the group has
+ * its own armchair; null where no chair fits.
  */
 export function readingCorner(room: RoomModel, placed: Placement[], style: StyleDef, earlier: Placement[][] = []): Placement[] | null {
-  const desk = placed.find((p) => p.kind === 'desk');
+  const desk = placed.find((p) => p.kind === 'desk' || p.kind === 'bed');
   if (!desk) return null;
+  if (placed.some((p) => p.kind === 'armchair' || p.kind === 'slingChair')) return placed;
   const depth = (x: number, z: number) => room.camera.toCamera([x, 0, z])[2];
   const deskDepth = depth(desk.x, desk.z);
   if (placed.some((p) => onFloor(p) && p.size.w * p.size.d > 0.3 && depth(p.x, p.z) < deskDepth - READING_NEARER)) return placed;
@@ -863,16 +865,18 @@ export function readingCorner(room: RoomModel, placed: Placement[], style: Style
     if (violation(room, chair, placed)) continue;
     const box = imageBox(room, chair)!;
     if (box.v1 - box.v0 > READING_TALL * room.camera.p.height || sharedOutline(box, around) > 0.2) continue;
-    if (placed.some((q) => ['desk', 'officeChair', 'shelf', 'plant'].includes(q.kind) && hides(room, chair, q, 0.15))) continue;
+    if (placed.some((q) => READING_KEEPS_IN_VIEW.includes(q.kind) && hides(room, chair, q, 0.15))) continue;
     const withChair = [...placed, chair];
     const extra = wall ? wallLamp(room, chair, wall, style) : sideTableBeside(chair, style);
-    const fits = (q: Placement) => !violation(room, q, withChair) && !placed.some((r) => ['desk', 'officeChair', 'shelf'].includes(r.kind) && hides(room, q, r, 0.15));
+    const fits = (q: Placement) => !violation(room, q, withChair) && !placed.some((r) => READING_KEEPS_IN_VIEW.includes(r.kind) && r.kind !== 'plant' && hides(room, q, r, 0.15));
     const companion = extra.find(fits);
     return companion ? [...withChair, companion] : withChair;
   }
   return null;
 }
 
+/** The group's pieces a reading corner hides no more than 15 % of. */
+const READING_KEEPS_IN_VIEW: ReadonlyArray<PieceKind> = ['desk', 'officeChair', 'shelf', 'plant', 'bed', 'nightstand'];
 /** How much nearer the camera than the desk (metres) a reading corner stands: a zone of its own, not the desk's visitor chair. */
 const READING_NEARER = 1.2;
 /**
@@ -988,7 +992,7 @@ const POUF_CLOSED_GAIN = 1;
  * stands elsewhere where the room allows (scored as a living room's, the corner drew them together).
  */
 function bestClosed(room: RoomModel, roomType: RoomType, style: StyleDef, earlier: Placement[][]): (ranked: Candidate[]) => Candidate | undefined {
-  if (roomType === 'office') return (ranked) => ranked[0] && { ...ranked[0], placed: readingCorner(room, ranked[0].placed, style, earlier) ?? ranked[0].placed };
+  if (roomType === 'office' || roomType === 'bedroom') return (ranked) => ranked[0] && { ...ranked[0], placed: readingCorner(room, ranked[0].placed, style, earlier) ?? ranked[0].placed };
   if (roomType !== 'living_room') return (ranked) => ranked[0];
   const tried = new Map<Candidate, Candidate>();
   const close = (c: Candidate) => {
