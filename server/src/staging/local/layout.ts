@@ -268,8 +268,9 @@ const FAR_DOOR_HIDDEN = 0.5;
  * tell a leaf from the wall behind it), and the piece, drawn over the photo, would then stand in
  * front of what hides it. Only the chair closing the group near the camera is held to this: the
  * group stands farther in, where a leaf seldom is, and a bed's nightstand by a door is kept.
+ * `orBefore`: or in front of it, where the piece would stand in the door's swing (a reading corner).
  */
-function behindDoorLeaf(room: RoomModel, p: Placement, box: ImageBox): boolean {
+function behindDoorLeaf(room: RoomModel, p: Placement, box: ImageBox, orBefore = false): boolean {
   const { left, right } = room.box;
   const depth = room.camera.toCamera([p.x, 0, p.z])[2];
   for (const o of room.openings) {
@@ -278,7 +279,7 @@ function behindDoorLeaf(room: RoomModel, p: Placement, box: ImageBox): boolean {
     const x = o.wall === 'right' ? right - w / 2 : left + w / 2;
     for (const jamb of [o.from, o.to]) {
       const leaf = imageBox(room, { kind: 'sideboard', x, z: jamb, yaw: 0, size: { w, d: 0.04, h: o.top }, lift: 0 });
-      if (leaf && overlapArea(box, leaf) > 0 && depth > room.camera.toCamera([x, 0, jamb])[2]) return true;
+      if (leaf && overlapArea(box, leaf) > 0 && (orBefore || depth > room.camera.toCamera([x, 0, jamb])[2])) return true;
     }
   }
   return false;
@@ -863,16 +864,34 @@ export function readingCorner(room: RoomModel, placed: Placement[], style: Style
   for (const { x, z, yaw, wall } of poses) {
     const chair: Placement = { kind, x, z, yaw, size, lift: 0 };
     if (violation(room, chair, placed)) continue;
-    const box = imageBox(room, chair)!;
-    if (box.v1 - box.v0 > READING_TALL * room.camera.p.height || sharedOutline(box, around) > 0.2) continue;
+    if (!clearInPhoto(room, chair, around)) continue;
     if (placed.some((q) => READING_KEEPS_IN_VIEW.includes(q.kind) && hides(room, chair, q, 0.15))) continue;
     const withChair = [...placed, chair];
     const extra = wall ? wallLamp(room, chair, wall, style) : sideTableBeside(chair, style);
-    const fits = (q: Placement) => !violation(room, q, withChair) && !placed.some((r) => READING_KEEPS_IN_VIEW.includes(r.kind) && r.kind !== 'plant' && hides(room, q, r, 0.15));
+    // Its companion clear of the group in the photo too, and not behind the chair.
+    const fits = (q: Placement) => !violation(room, q, withChair) && clearInPhoto(room, q, around) && !hides(room, chair, q, 0.3);
     const companion = extra.find(fits);
     return companion ? [...withChair, companion] : withChair;
   }
   return null;
+}
+
+/**
+ * Whether a reading corner's piece stands clear in the photo: its outline filling at most
+ * READING_AREA of the frame and READING_MARGIN off its sides, sharing at most a tenth with the
+ * staged pieces' outlines (`around`), before no more than 5 % of an opening and clear of any
+ * door leaf opened into the room, before it or behind. A reviewer found the corners a stager
+ * would not have set out against a bench, a desk, a door leaf or a window, or filling 6-15 % of
+ * the frame to the eye (8-20 % as outlined here); the good ones 4-5.5 % (6-7.5 %).
+ */
+function clearInPhoto(room: RoomModel, p: Placement, around: ImageBox[]): boolean {
+  const box = imageBox(room, p);
+  if (!box) return false;
+  const { width, height } = room.camera.p;
+  if ((box.u1 - box.u0) * (box.v1 - box.v0) > READING_AREA * width * height || box.u0 < READING_MARGIN * width || box.u1 > (1 - READING_MARGIN) * width) return false;
+  if (sharedOutline(box, around) > 0.1) return false;
+  const openings = room.openings.map((o) => openingImageBox(room, o));
+  return !openings.some((o) => overlapArea(box, o) > 0.05 * (o.u1 - o.u0) * (o.v1 - o.v0)) && !behindDoorLeaf(room, p, box, true);
 }
 
 /** The group's pieces a reading corner hides no more than 15 % of. */
@@ -880,12 +899,14 @@ const READING_KEEPS_IN_VIEW: ReadonlyArray<PieceKind> = ['desk', 'officeChair', 
 /** How much nearer the camera than the desk (metres) a reading corner stands: a zone of its own, not the desk's visitor chair. */
 const READING_NEARER = 1.2;
 /**
- * How far from the camera a reading chair stands at least (metres), and how much of the photo's
- * height it may fill: in the mid-foreground. At 2.6 m a wingback filled half the open-plan room's
- * photo and read as the photo's subject, the desk behind it an afterthought.
+ * How far from the camera a reading chair stands at least (metres), how much of the frame its
+ * outline may fill, and how far (a share of the width) it keeps off the frame's sides: in the
+ * mid-foreground, whole. At 2.6 m a wingback filled half the open-plan room's photo and read as
+ * the photo's subject, the desk behind it an afterthought.
  */
 const READING_DEPTH = 2.8;
-const READING_TALL = 0.3;
+const READING_AREA = 0.08;
+const READING_MARGIN = 0.04;
 /** How far at least a reading chair turns to the camera (closingChair's facing measure: 1 its front, 0 its side). */
 const READING_FACING = 0.1;
 /** What a reading chair standing out on the floor costs beside one with its back to a side wall, as metres off its ideal depth. */
