@@ -828,6 +828,8 @@ export function readingCorner(room: RoomModel, placed: Placement[], style: Style
   const least = Math.max(MIN_FACING[kind] ?? 0, READING_FACING);
   const { left, right } = room.box;
   const around = placed.filter((q) => onFloor(q)).flatMap((q) => imageBox(room, q) ?? []);
+  // Room to walk between the corner and the group: a chair against the bed's foot or the desk read as pushed aside.
+  const apart = (p: Placement) => !placed.some((q) => onFloor(q) && polygonsOverlap(footprint(p), footprint(q), READING_CLEAR));
   // Earlier variations' reading chairs: a variation's stands a metre from each or is left out,
   // the variations alike but for it read as one staging.
   const taken = earlier.flatMap((l) => l.filter((q) => q.kind === kind && !placed.includes(q)));
@@ -864,14 +866,15 @@ export function readingCorner(room: RoomModel, placed: Placement[], style: Style
   for (const { x, z, yaw, wall } of poses) {
     const chair: Placement = { kind, x, z, yaw, size, lift: 0 };
     if (violation(room, chair, placed)) continue;
-    if (!clearInPhoto(room, chair, around)) continue;
+    if (!clearInPhoto(room, chair, around) || !apart(chair)) continue;
     if (placed.some((q) => READING_KEEPS_IN_VIEW.includes(q.kind) && hides(room, chair, q, 0.15))) continue;
     const withChair = [...placed, chair];
     const extra = wall ? wallLamp(room, chair, wall, style) : sideTableBeside(chair, style);
-    // Its companion clear of the group in the photo too, and not behind the chair.
-    const fits = (q: Placement) => !violation(room, q, withChair) && clearInPhoto(room, q, around) && !hides(room, chair, q, 0.3);
+    // Its companion clear of the group in the photo and on the floor too, and not behind the
+    // chair. A chair alone reads as left behind, not set out: without one, the next place.
+    const fits = (q: Placement) => !violation(room, q, withChair) && clearInPhoto(room, q, around) && apart(q) && !hides(room, chair, q, 0.3);
     const companion = extra.find(fits);
-    return companion ? [...withChair, companion] : withChair;
+    if (companion) return [...withChair, companion];
   }
   return null;
 }
@@ -894,6 +897,8 @@ function clearInPhoto(room: RoomModel, p: Placement, around: ImageBox[]): boolea
   return !openings.some((o) => overlapArea(box, o) > 0.05 * (o.u1 - o.u0) * (o.v1 - o.v0)) && !behindDoorLeaf(room, p, box, true);
 }
 
+/** Floor kept clear between a reading corner's pieces and the group's (metres). */
+const READING_CLEAR = 0.6;
 /** The group's pieces a reading corner hides no more than 15 % of. */
 const READING_KEEPS_IN_VIEW: ReadonlyArray<PieceKind> = ['desk', 'officeChair', 'shelf', 'plant', 'bed', 'nightstand'];
 /** How much nearer the camera than the desk (metres) a reading corner stands: a zone of its own, not the desk's visitor chair. */
