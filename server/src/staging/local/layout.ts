@@ -811,19 +811,19 @@ export function layoutVariations(room: RoomModel, roomType: RoomType, sets: Styl
  * lens, or out on the floor three-quarters to it; in frame and clear of the openings, hiding none
  * of the group; the lamp beside it on the far side (a plant where the style has no lamp). The
  * layout with the corner, or as it is where the foreground is furnished already or the group has
- * its own armchair; null where no chair fits.
+ * its own armchair; null where no chair with its lamp or table fits.
  */
-export function readingCorner(room: RoomModel, placed: Placement[], style: StyleDef, earlier: Placement[][] = []): Placement[] | null {
-  const desk = placed.find((p) => p.kind === 'desk' || p.kind === 'bed');
-  if (!desk) return null;
+function readingCorner(room: RoomModel, placed: Placement[], style: StyleDef, earlier: Placement[][]): Placement[] | null {
+  const main = placed.find((p) => p.kind === 'desk' || p.kind === 'bed');
+  if (!main) return null;
   if (placed.some((p) => p.kind === 'armchair' || p.kind === 'slingChair')) return placed;
   const depth = (x: number, z: number) => room.camera.toCamera([x, 0, z])[2];
-  const deskDepth = depth(desk.x, desk.z);
-  if (placed.some((p) => onFloor(p) && p.size.w * p.size.d > 0.3 && depth(p.x, p.z) < deskDepth - READING_NEARER)) return placed;
+  const mainDepth = depth(main.x, main.z);
+  if (placed.some((p) => onFloor(p) && p.size.w * p.size.d > 0.3 && depth(p.x, p.z) < mainDepth - READING_NEARER)) return placed;
   const kind = !style.omit.includes('armchair') ? 'armchair' : !style.omit.includes('slingChair') ? 'slingChair' : null;
   if (!kind) return null;
   const size = pieceSize(kind, style);
-  const ideal = Math.max(READING_DEPTH + 0.4, 0.6 * deskDepth);
+  const ideal = Math.max(READING_DEPTH + 0.4, 0.6 * mainDepth);
   // Seen from the front or the side: a chair turned away reads as left there, not set out to sit in.
   const least = Math.max(MIN_FACING[kind] ?? 0, READING_FACING);
   const { left, right } = room.box;
@@ -838,7 +838,7 @@ export function readingCorner(room: RoomModel, placed: Placement[], style: Style
   for (let z = 1.2; z < room.box.back - 0.5; z += 0.1) {
     for (let x = left + 0.4; x < right - 0.4; x += 0.1) {
       const d = depth(x, z);
-      if (d > deskDepth - READING_NEARER || d < READING_DEPTH || repeat(x, z)) continue;
+      if (d > mainDepth - READING_NEARER || d < READING_DEPTH || repeat(x, z)) continue;
       const toLens = Math.atan2(-x, -z);
       // Three-quarters to the camera, turned towards the room's middle rather than a wall.
       for (const yaw of [toLens - 0.7, toLens + 0.7]) {
@@ -857,7 +857,7 @@ export function readingCorner(room: RoomModel, placed: Placement[], style: Style
         const x = wall < 0 ? left + reach : right - reach;
         const d = depth(x, z);
         const facing = lensFacing(yaw, x, z);
-        if (d > deskDepth - READING_NEARER || d < READING_DEPTH || facing < least || repeat(x, z)) continue;
+        if (d > mainDepth - READING_NEARER || d < READING_DEPTH || facing < least || repeat(x, z)) continue;
         poses.push({ x, z, yaw, wall, cost: Math.abs(d - ideal) - FRONT_VIEW_GAIN * Math.max(0, facing) });
       }
     }
@@ -901,7 +901,7 @@ function clearInPhoto(room: RoomModel, p: Placement, around: ImageBox[]): boolea
 const READING_CLEAR = 0.6;
 /** The group's pieces a reading corner hides no more than 15 % of. */
 const READING_KEEPS_IN_VIEW: ReadonlyArray<PieceKind> = ['desk', 'officeChair', 'shelf', 'plant', 'bed', 'nightstand'];
-/** How much nearer the camera than the desk (metres) a reading corner stands: a zone of its own, not the desk's visitor chair. */
+/** How much nearer the camera than the desk or bed (metres) a reading corner stands: a zone of its own, not the desk's visitor chair. */
 const READING_NEARER = 1.2;
 /**
  * How far from the camera a reading chair stands at least (metres), how much of the frame its
@@ -1013,9 +1013,9 @@ const POUF_CLOSED_GAIN = 1;
  * The best of `ranked` (best first) as staged: a living room's each closed by its foreground
  * chair where one fits, those closed gaining CLOSED_FOREGROUND_GAIN. Candidates are closed in
  * turn only until none left could overtake the best so far: each try walks the floor's places.
- * An office's best is given its reading corner where one fits (readingCorner), away from
- * `earlier` variations' own; its desk stays where it was best, so each variation's desk still
- * stands elsewhere where the room allows (scored as a living room's, the corner drew them together).
+ * An office's or bedroom's best is given its reading corner where one fits (readingCorner), away
+ * from `earlier` variations' own; its desk or bed stays where it was best, so each variation's
+ * still stands elsewhere where the room allows (scored as a living room's, the corner drew them together).
  */
 function bestClosed(room: RoomModel, roomType: RoomType, style: StyleDef, earlier: Placement[][]): (ranked: Candidate[]) => Candidate | undefined {
   if (roomType === 'office' || roomType === 'bedroom') return (ranked) => ranked[0] && { ...ranked[0], placed: readingCorner(room, ranked[0].placed, style, earlier) ?? ranked[0].placed };
